@@ -20,7 +20,28 @@ const SIZES = [1_000, 10_000, 50_000];
 const RUNS = 7;
 const TARGET_MS = 1_000;
 const TARGET_SIZE = 10_000;
-const TAGS = ['sqlite', 'migrations', 'http', 'routes', 'auth', 'tokens', 'npm', 'testing', 'typescript', 'docker', 'ci', 'cache', 'queue', 'email', 'ui', 'css', 'api', 'store', 'locking', 'build'];
+const TAGS = [
+  'sqlite',
+  'migrations',
+  'http',
+  'routes',
+  'auth',
+  'tokens',
+  'npm',
+  'testing',
+  'typescript',
+  'docker',
+  'ci',
+  'cache',
+  'queue',
+  'email',
+  'ui',
+  'css',
+  'api',
+  'store',
+  'locking',
+  'build',
+];
 
 /** An index of `n` signals over 20 specs of 3 phases, a few tags each. */
 function store(n: number): string {
@@ -33,7 +54,10 @@ function store(n: number): string {
     const type = pick(SIGNAL_TYPES);
     entries.push({
       kind: 'signal',
-      path: `signals/widgets/${day.toISOString().slice(0, 10)}/${day.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${i.toString(16).padStart(8, '0')}-${type}.signal.md`,
+      path: `signals/widgets/${day.toISOString().slice(0, 10)}/${day
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z')}-${i.toString(16).padStart(8, '0')}-${type}.signal.md`,
       timestamp: day.toISOString(),
       type,
       severity: pick(['low', 'medium', 'high'] as const),
@@ -49,11 +73,39 @@ function store(n: number): string {
 }
 
 function drafts(): SignalDraft[] {
-  const base = { spec: 'SPC-007', phase: '02', plan: '02-03', agent: 'claude', context: 'Attempt 2 by the claude agent.\nThe plan\'s files: `src/store/**`.', cause: 'The agent finished, but the work does not meet the checks named above.' };
+  const base = {
+    spec: 'SPC-007',
+    phase: '02',
+    plan: '02-03',
+    agent: 'claude',
+    context: "Attempt 2 by the claude agent.\nThe plan's files: `src/store/**`.",
+    cause: 'The agent finished, but the work does not meet the checks named above.',
+  };
   return [
-    { ...base, type: 'struggle', severity: 'medium', tags: ['sqlite', 'testing', 'npm'], happened: 'Attempt 2 at plan 02-03 failed: check tests failed.\n\nSQLITE_BUSY: database is locked\n    at Store.write (src/store/sqlite.ts:42:7)', metadata: { attempt: 2, outcome: 'failed', failure: 'checks:tests' } },
-    { ...base, type: 'deviation', severity: 'medium', tags: ['migrations', 'sql'], happened: 'Plan 02-03 changed a file outside its files_modified: `migrations/002.sql`.', metadata: { attempt: 2, files: ['migrations/002.sql'] } },
-    { ...base, type: 'pattern', severity: 'low', tags: ['sqlite', 'locking'], happened: 'SQLite needs a busy timeout when tests write in parallel.', metadata: { attempt: 2 } },
+    {
+      ...base,
+      type: 'struggle',
+      severity: 'medium',
+      tags: ['sqlite', 'testing', 'npm'],
+      happened: 'Attempt 2 at plan 02-03 failed: check tests failed.\n\nSQLITE_BUSY: database is locked\n    at Store.write (src/store/sqlite.ts:42:7)',
+      metadata: { attempt: 2, outcome: 'failed', failure: 'checks:tests' },
+    },
+    {
+      ...base,
+      type: 'deviation',
+      severity: 'medium',
+      tags: ['migrations', 'sql'],
+      happened: 'Plan 02-03 changed a file outside its files_modified: `migrations/002.sql`.',
+      metadata: { attempt: 2, files: ['migrations/002.sql'] },
+    },
+    {
+      ...base,
+      type: 'pattern',
+      severity: 'low',
+      tags: ['sqlite', 'locking'],
+      happened: 'SQLite needs a busy timeout when tests write in parallel.',
+      metadata: { attempt: 2 },
+    },
   ];
 }
 
@@ -69,7 +121,14 @@ const bench: BenchModule = {
     for (const n of SIZES) {
       log(`store of ${n} signals`);
       const index = store(n);
-      const batch: CaptureBatch = { drafts: drafts(), project: 'widgets', origin: 'bench', at: new Date('2026-06-01T00:00:00Z'), template, cap: { max: 20, since: '2026-05-31T00:00:00Z' } };
+      const batch: CaptureBatch = {
+        drafts: drafts(),
+        project: 'widgets',
+        origin: 'bench',
+        at: new Date('2026-06-01T00:00:00Z'),
+        template,
+        cap: { max: 20, since: '2026-05-31T00:00:00Z' },
+      };
       const decide: number[] = [];
       const safe: number[] = [];
       for (let i = 0; i < RUNS; i++) {
@@ -82,9 +141,21 @@ const bench: BenchModule = {
         decide.push(t1 - t0);
         safe.push(t2 - t1);
       }
-      const row = { signals: n, indexKiB: Math.round(index.length / 1024), decideMs: round(median(decide)), safeMs: round(median(safe)), totalMs: round(median(decide) + median(safe)) };
+      const row = {
+        signals: n,
+        indexKiB: Math.round(index.length / 1024),
+        decideMs: round(median(decide)),
+        safeMs: round(median(safe)),
+        totalMs: round(median(decide) + median(safe)),
+      };
       results.push(row);
-      rows.push({ 'signals in store': n.toLocaleString('en'), 'index.md': `${row.indexKiB.toLocaleString('en')} KiB`, 'decide (median)': `${row.decideMs} ms`, 'content safety (median)': `${row.safeMs} ms`, total: `${row.totalMs} ms` });
+      rows.push({
+        'signals in store': n.toLocaleString('en'),
+        'index.md': `${row.indexKiB.toLocaleString('en')} KiB`,
+        'decide (median)': `${row.decideMs} ms`,
+        'content safety (median)': `${row.safeMs} ms`,
+        total: `${row.totalMs} ms`,
+      });
     }
     const at = results.find((r) => r.signals === TARGET_SIZE)!;
     return {
@@ -93,7 +164,13 @@ const bench: BenchModule = {
         'The index grows linearly with the store, and so does each capture: the signals themselves are never read.',
       ],
       rows,
-      targets: [{ name: `one capture into a store of ${TARGET_SIZE.toLocaleString('en')} signals in under ${TARGET_MS} ms`, met: at.totalMs < TARGET_MS, detail: `${at.totalMs} ms` }],
+      targets: [
+        {
+          name: `one capture into a store of ${TARGET_SIZE.toLocaleString('en')} signals in under ${TARGET_MS} ms`,
+          met: at.totalMs < TARGET_MS,
+          detail: `${at.totalMs} ms`,
+        },
+      ],
       results,
     };
   },

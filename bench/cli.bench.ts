@@ -69,7 +69,10 @@ const cli: BenchModule = {
     const plans = Number(option(args, 'plans') ?? 5000);
     if (!binRunsCompiled()) {
       log('dist/ is older than the sources: building it (npm run build), as a checkout that runs the built CLI would');
-      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], {
+        cwd: ROOT,
+        stdio: 'inherit',
+      });
     }
     if (!binRunsCompiled()) throw new Error('dist/ is still not fresh after building it');
     const dir = await mkdtemp(join(tmpdir(), 'harness-bench-cli-'));
@@ -82,7 +85,12 @@ const cli: BenchModule = {
         { command: '--help', how: 'checkout bin/harness.js from source (tsx)', args: [BIN, '--help'], env: { HARNESS_FROM_SOURCE: '1' } },
         { command: `validate (${fixed(plans)} plans)`, how: 'compiled (dist/)', args: [COMPILED, 'validate', dir] },
         { command: `validate (${fixed(plans)} plans)`, how: 'checkout bin/harness.js (dist/ fresh)', args: [BIN, 'validate', dir] },
-        { command: `validate (${fixed(plans)} plans)`, how: 'checkout bin/harness.js from source (tsx)', args: [BIN, 'validate', dir], env: { HARNESS_FROM_SOURCE: '1' } },
+        {
+          command: `validate (${fixed(plans)} plans)`,
+          how: 'checkout bin/harness.js from source (tsx)',
+          args: [BIN, 'validate', dir],
+          env: { HARNESS_FROM_SOURCE: '1' },
+        },
       ];
       const rows: Row[] = [];
       const medians = new Map<string, number>();
@@ -98,13 +106,21 @@ const cli: BenchModule = {
       const helpCompiled = at('--help', 'compiled (dist/)');
       const ratio = at(validate, 'checkout bin/harness.js (dist/ fresh)') / at(validate, 'compiled (dist/)');
       const targets: Target[] = [
-        { name: `harness --help under ${HELP_TARGET_MS} ms compiled`, met: helpCompiled < HELP_TARGET_MS, detail: `median ${fixed(helpCompiled)} ms (node alone: ${fixed(at('(nothing)', 'node -e ""'))} ms)` },
-        { name: `checkout CLI within ${CHECKOUT_RATIO}x of the compiled one (validate, ${fixed(plans)} plans)`, met: ratio <= CHECKOUT_RATIO, detail: `x${ratio.toFixed(2)}` },
+        {
+          name: `harness --help under ${HELP_TARGET_MS} ms compiled`,
+          met: helpCompiled < HELP_TARGET_MS,
+          detail: `median ${fixed(helpCompiled)} ms (node alone: ${fixed(at('(nothing)', 'node -e ""'))} ms)`,
+        },
+        {
+          name: `checkout CLI within ${CHECKOUT_RATIO}x of the compiled one (validate, ${fixed(plans)} plans)`,
+          met: ratio <= CHECKOUT_RATIO,
+          detail: `x${ratio.toFixed(2)}`,
+        },
       ];
       return {
         notes: [
           `Each command in a fresh process, timed from spawn to exit; median of ${runs} runs after one unmeasured run.`,
-          'The checkout\'s bin/harness.js runs dist/ when it is newer than every source under app/ (checked on each start), the sources through tsx otherwise.',
+          "The checkout's bin/harness.js runs dist/ when it is newer than every source under app/ (checked on each start), the sources through tsx otherwise.",
         ],
         rows,
         targets,

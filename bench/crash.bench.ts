@@ -18,7 +18,9 @@ const bench: BenchModule = {
     const kills = Number(args[args.indexOf('--kills') + 1]) || KILLS;
     const report = await crashCampaign({ kills, seed: SEED });
     return {
-      notes: [`seed ${SEED}; kills land 150 ms to 6 s into each run (mostly early); ${report.runs} runs over ${report.rounds} fresh repositories, ${report.seconds} s`],
+      notes: [
+        `seed ${SEED}; kills land 150 ms to 6 s into each run (mostly early); ${report.runs} runs over ${report.rounds} fresh repositories, ${report.seconds} s`,
+      ],
       rows: [
         {
           kills: report.kills,
@@ -31,9 +33,17 @@ const bench: BenchModule = {
         },
       ],
       targets: [
-        { name: 'the final tree equals an uninterrupted run (normalised)', met: report.complete && report.differingFiles.length === 0, detail: [report.differingFiles.join(', ') || 'identical', ...report.failures].join('\n') },
+        {
+          name: 'the final tree equals an uninterrupted run (normalised)',
+          met: report.complete && report.differingFiles.length === 0,
+          detail: [report.differingFiles.join(', ') || 'identical', ...report.failures].join('\n'),
+        },
         { name: 'no commit of any kind twice', met: report.duplicateCommits.length === 0, detail: report.duplicateCommits.join('; ') || 'none' },
-        { name: 'no leaked worktree or process', met: report.leakedWorktrees === 0 && report.leakedProcesses.length === 0, detail: `${report.leakedWorktrees} worktrees, processes ${JSON.stringify(report.leakedProcesses)}` },
+        {
+          name: 'no leaked worktree or process',
+          met: report.leakedWorktrees === 0 && report.leakedProcesses.length === 0,
+          detail: `${report.leakedWorktrees} worktrees, processes ${JSON.stringify(report.leakedProcesses)}`,
+        },
       ],
       results: report,
     };

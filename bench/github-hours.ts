@@ -107,7 +107,10 @@ const REVIEW_MINUTES = 5;
 const WRITE_SPACING_MS = 1_000;
 /** Plans whose worker files a signal (the example spec's local run files 3 for its 10 plans). */
 const SIGNAL_SHARE = 0.3;
-const SIGNAL_TEXT = readFileSync(new URL('../test/fixtures/knowledge/reflect/store/signals/notes-service/2026-03-02/2026-03-02T09-14-00Z-struggle.signal.md', import.meta.url), 'utf8');
+const SIGNAL_TEXT = readFileSync(
+  new URL('../test/fixtures/knowledge/reflect/store/signals/notes-service/2026-03-02/2026-03-02T09-14-00Z-struggle.signal.md', import.meta.url),
+  'utf8',
+);
 
 /** `GET /repos/o/r/issues/12/labels/status%3Aready?x=1` → `GET /issues/{n}/labels/{name}`: requests grouped by route. */
 function routeShape(method: string, url: string): string {
@@ -142,7 +145,11 @@ interface Event {
 /** Run the simulation once. Date is the simulated clock while it runs, and is put back after. */
 export async function simulateHours(options: HoursOptions): Promise<HoursResult> {
   const random = mulberry32(options.seed ?? 7);
-  const generated: GeneratedSpec = generateSpec({ plans: options.plans, phases: Math.max(2, Math.round(options.plans / 50)), edges: options.edges ?? Math.round(options.plans / 2) });
+  const generated: GeneratedSpec = generateSpec({
+    plans: options.plans,
+    phases: Math.max(2, Math.round(options.plans / 50)),
+    edges: options.edges ?? Math.round(options.plans / 2),
+  });
   const specId = /^id:\s*(\S+)/m.exec(generated.files.get('SPEC.md') ?? '')?.[1];
   if (!specId) throw new Error('the generated spec has no id');
   const timeouts = new Map<string, number>();
@@ -167,7 +174,7 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
   globalThis.Date = SimulatedDate as DateConstructor;
 
   const github = new FakeGitHub();
-  github.config = `specs_root: docs/specs\nslots: ${options.slots}\n${process.env.BENCH_WINDOW ? `issue_window: ${process.env.BENCH_WINDOW}\n` : ""}${options.budget?.perDayUsd !== undefined ? `budget: { per_day_usd: ${options.budget.perDayUsd} }\n` : ''}`;
+  github.config = `specs_root: docs/specs\nslots: ${options.slots}\n${process.env.BENCH_WINDOW ? `issue_window: ${process.env.BENCH_WINDOW}\n` : ''}${options.budget?.perDayUsd !== undefined ? `budget: { per_day_usd: ${options.budget.perDayUsd} }\n` : ''}`;
   const trace: SpendTrace | undefined = options.budget ? { spends: [], dispatches: [], heldNotes: new Map() } : undefined;
   const windowUsd = (at: number) => (trace?.spends ?? []).filter((s) => s.at > at - 24 * HOUR && s.at <= at).reduce((a, s) => a + s.costUsd, 0);
   github.now = () => new Date(now);
@@ -256,7 +263,17 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     let action = 'synchronize';
     if (signalsPr === undefined) {
       signalsPr = 4_000;
-      github.pullRequests.push({ number: signalsPr, title: `Signals: ${specId}`, body: '', head: signalsBranch, base: BASE_BRANCH, state: 'open', merged: false, labels: ['harness:knowledge', 'signal'], created_at: new Date(now).toISOString() });
+      github.pullRequests.push({
+        number: signalsPr,
+        title: `Signals: ${specId}`,
+        body: '',
+        head: signalsBranch,
+        base: BASE_BRANCH,
+        state: 'open',
+        merged: false,
+        labels: ['harness:knowledge', 'signal'],
+        created_at: new Date(now).toISOString(),
+      });
       action = 'opened';
     }
     github.pullFiles.set(signalsPr, files);
@@ -281,7 +298,17 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
       github.pushTo(branch, { [`src/${target}.txt`]: `${target}\n` }, `Plan ${target}`);
       const issue = github.issues.find((i) => i.body?.includes(`harness:plan ${specId} ${target} `) || i.title.startsWith(`[${target}]`));
       prNumber = 5_000 + github.pullRequests.length;
-      github.pullRequests.push({ number: prNumber, title: `[${target}] plan`, body: `Closes #${issue?.number ?? 0}`, head: branch, base: BASE_BRANCH, state: 'open', merged: false, labels: [], created_at: new Date(now).toISOString() });
+      github.pullRequests.push({
+        number: prNumber,
+        title: `[${target}] plan`,
+        body: `Closes #${issue?.number ?? 0}`,
+        head: branch,
+        base: BASE_BRANCH,
+        state: 'open',
+        merged: false,
+        labels: [],
+        created_at: new Date(now).toISOString(),
+      });
     }
     // As a worker holding the App's token ends (live-check.ts, finish): the App's check run on the claimed commit
     // concluded, then the same on the new head, where the plan PR shows it.
@@ -296,7 +323,14 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
       if (issue?.body && trace && options.budget) {
         const costUsd = Math.round(options.budget.costUsd * (0.5 + planDraw((options.seed ?? 7) + 1, target)) * 100) / 100;
         const started = started_.get(target) ?? now;
-        const record = withRun(parseMarker(issue.body)?.runs, { run: `${runNumber}.1`, start: Math.floor(started / 1000), seconds: Math.round((now - started) / 1000), end: 'verified', engines: ['claude'], usage: { costUsd, turns: 10 } });
+        const record = withRun(parseMarker(issue.body)?.runs, {
+          run: `${runNumber}.1`,
+          start: Math.floor(started / 1000),
+          seconds: Math.round((now - started) / 1000),
+          end: 'verified',
+          engines: ['claude'],
+          usage: { costUsd, turns: 10 },
+        });
         issue.body = withMarkerRecord(issue.body, 'runs', formatRuns(record));
         trace.spends.push({ at: now, costUsd });
       }
@@ -311,7 +345,16 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
         'check_run',
         {
           action: 'completed',
-          check_run: { id: check.id, name: check.name, external_id: check.external_id, status: 'completed', conclusion: 'success', head_sha: check.head_sha, output, app: { slug: 'harness' } },
+          check_run: {
+            id: check.id,
+            name: check.name,
+            external_id: check.external_id,
+            status: 'completed',
+            conclusion: 'success',
+            head_sha: check.head_sha,
+            output,
+            app: { slug: 'harness' },
+          },
           repository: opened.repository,
           sender: opened.sender,
         },
@@ -390,7 +433,12 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     if (!tracking) throw new Error('the first sync opened no tracking issue');
     const { pull_request: _pr, ...issue } = comment.issue as Record<string, unknown>;
     comment.issue = { ...issue, number: tracking.number, title: tracking.title, labels: tracking.labels.map((name) => ({ name })) };
-    comment.comment = { ...comment.comment, id: 77_000_001, body: `/harness execute ${specId}/all`, user: { ...comment.comment.user, login: 'Codertocat', type: 'User' } };
+    comment.comment = {
+      ...comment.comment,
+      id: 77_000_001,
+      body: `/harness execute ${specId}/all`,
+      user: { ...comment.comment.user, login: 'Codertocat', type: 'User' },
+    };
     comment.repository = opened.repository;
     await deliver('issue_comment', comment, 'issue_comment.created (/harness execute all)');
     startWorkers();
@@ -453,7 +501,17 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
     mean: Math.round(counted / ((lastEnd - START) / HOUR)),
     perPlan: Math.round((counted / options.plans) * 10) / 10,
     byRoute: [...routes].sort((a, b) => b[1] - a[1]),
-    byEvent: Object.fromEntries([...byEvent].map(([k, v]) => [k, { deliveries: v.length, requests: v.reduce((a, b) => a + b, 0), medianRequests: median(v), routes: Object.fromEntries([...(eventRoutes.get(k) ?? [])].sort((a, b) => b[1] - a[1])) }])),
+    byEvent: Object.fromEntries(
+      [...byEvent].map(([k, v]) => [
+        k,
+        {
+          deliveries: v.length,
+          requests: v.reduce((a, b) => a + b, 0),
+          medianRequests: median(v),
+          routes: Object.fromEntries([...(eventRoutes.get(k) ?? [])].sort((a, b) => b[1] - a[1])),
+        },
+      ]),
+    ),
     firstSync: firstSync ?? { requests: 0, minutes: 0 },
     ...(trace ? { spend: trace } : {}),
   };

@@ -74,7 +74,10 @@ const SCENARIOS: Scenario[] = [
       const first = new Set(spec.phases[0]!.plans);
       // Plans are generated in a topological order: the first phase needs nothing later.
       for (const id of first) states.set(id, { status: 'verified', closed: true });
-      spec.plans.filter((p) => !first.has(p.id)).slice(0, 2).forEach((p) => states.set(p.id, { status: 'running' }));
+      spec.plans
+        .filter((p) => !first.has(p.id))
+        .slice(0, 2)
+        .forEach((p) => states.set(p.id, { status: 'running' }));
       return queue(spec, states);
     },
   },
@@ -91,7 +94,10 @@ const SCENARIOS: Scenario[] = [
 function makeSpec(plans: number): { spec: Spec; texts: Map<string, string> } {
   const generated = generateSpec({ plans, phases: Math.max(2, Math.round(plans / 10)), edges: Math.round(plans * 1.5) });
   const encoder = new TextEncoder();
-  const loaded = loadSpec([...generated.files].map(([path, text]) => ({ path, bytes: encoder.encode(text) })), PLAN_READING);
+  const loaded = loadSpec(
+    [...generated.files].map(([path, text]) => ({ path, bytes: encoder.encode(text) })),
+    PLAN_READING,
+  );
   if (!loaded.spec) throw new Error(`the generated spec of ${plans} plans did not load`);
   return { spec: loaded.spec, texts: generated.files };
 }
@@ -143,7 +149,15 @@ interface Counted {
  * round: a round that changes no status finds it current and writes nothing.
  */
 function statusCommentBefore(spec: string, issues: ReturnType<typeof issuesFor>): string {
-  const tracked = issues.map((i) => ({ id: i.id, number: i.number, title: i.title, body: i.body, labels: i.labels.map((l) => l.name), state: i.state as 'open' | 'closed', stateReason: i.state_reason }));
+  const tracked = issues.map((i) => ({
+    id: i.id,
+    number: i.number,
+    title: i.title,
+    body: i.body,
+    labels: i.labels.map((l) => l.name),
+    state: i.state as 'open' | 'closed',
+    stateReason: i.state_reason,
+  }));
   return statusComment(specFromIssues(spec, tracked)!, matchPlanIssues(spec, tracked).byPlan, ISSUE_BODY_LIMIT);
 }
 
@@ -155,7 +169,9 @@ function fakeGitHub(issues: ReturnType<typeof issuesFor>, claimedPhases: string[
     // A GraphQL query (who the token is, the labels' ids) reads; it is a POST only because GraphQL always is. A mutation writes.
     if (method === 'GET' || (uri === '/graphql' && !/^\s*mutation\b/.test(query ?? ''))) counted.reads++;
     else counted.writes++;
-    counted.requests.push(`${method} ${decodeURIComponent(uri.split('?')[0]!)}${uri === '/graphql' && /^\s*mutation\b/.test(query ?? '') ? ' (mutation)' : ''}`);
+    counted.requests.push(
+      `${method} ${decodeURIComponent(uri.split('?')[0]!)}${uri === '/graphql' && /^\s*mutation\b/.test(query ?? '') ? ' (mutation)' : ''}`,
+    );
   };
   const repo = `/repos/${OWNER}/${REPO}`;
   nock(API)
@@ -196,13 +212,28 @@ function fakeGitHub(issues: ReturnType<typeof issuesFor>, claimedPhases: string[
         // A round's status writes together (gateway setStatuses): every aliased label mutation done, as GitHub answers them.
         const variables = ((body as { variables?: Record<string, string> }).variables ?? {}) as Record<string, string>;
         // The labels' ids by name (labels.ts, knowLabels), as GitHub's node ids are: opaque, stable.
-        if (/^query Labels/.test(query!)) return [200, { data: { repository: { id: 'R_bench', ...Object.fromEntries([...query!.matchAll(/(\w+): label\(name: \$(\w+)\)/g)].map((m) => [m[1], { id: `LA_${variables[m[2]!]}`, name: variables[m[2]!] }])) } } }];
-        if (/^\s*mutation\b/.test(query!)) return [200, { data: Object.fromEntries([...query!.matchAll(/(\w+): (?:add|remove)Labels\w*\(/g)].map((m) => [m[1], { clientMutationId: null }])) }];
+        if (/^query Labels/.test(query!))
+          return [
+            200,
+            {
+              data: {
+                repository: {
+                  id: 'R_bench',
+                  ...Object.fromEntries(
+                    [...query!.matchAll(/(\w+): label\(name: \$(\w+)\)/g)].map((m) => [m[1], { id: `LA_${variables[m[2]!]}`, name: variables[m[2]!] }]),
+                  ),
+                },
+              },
+            },
+          ];
+        if (/^\s*mutation\b/.test(query!))
+          return [200, { data: Object.fromEntries([...query!.matchAll(/(\w+): (?:add|remove)Labels\w*\(/g)].map((m) => [m[1], { clientMutationId: null }])) }];
         return [200, { data: { viewer: { login: 'harness[bot]' } } }];
       }
       // POST /issues/{n}/labels answers with the issue's labels; the round reads nothing from it.
       if (/\/issues\/\d+\/labels$/.test(uri)) return [200, ((body as { labels: string[] }).labels ?? []).map((name) => ({ name }))];
-      if (uri.endsWith('/check-runs')) return [201, { id: 1, ...(body as object), external_id: null, conclusion: null, output: { title: null, summary: null, annotations_count: 0 } }];
+      if (uri.endsWith('/check-runs'))
+        return [201, { id: 1, ...(body as object), external_id: null, conclusion: null, output: { title: null, summary: null, annotations_count: 0 } }];
       return [201, { ref: (body as { ref: string }).ref, object: { sha: BASE_SHA } }];
     })
     .delete(/.*/)
@@ -232,13 +263,24 @@ function checkRunEvent(spec: string) {
     payload: {
       action: 'completed',
       check_run: { id: 1, name: 'harness / plan 01-01', external_id: `${spec}/01-01`, status: 'completed', conclusion: 'success', head_sha: BASE_SHA },
-      repository: { id: 1, name: REPO, full_name: `${OWNER}/${REPO}`, owner: { login: OWNER }, default_branch: 'main', html_url: `https://github.com/${OWNER}/${REPO}` },
+      repository: {
+        id: 1,
+        name: REPO,
+        full_name: `${OWNER}/${REPO}`,
+        owner: { login: OWNER },
+        default_branch: 'main',
+        html_url: `https://github.com/${OWNER}/${REPO}`,
+      },
       sender: { login: 'harness[bot]', type: 'Bot' },
     },
   } as never;
 }
 
-async function oneRound(spec: Spec, issues: ReturnType<typeof issuesFor>, claimedPhases: string[]): Promise<{ counted: Counted; result: RoundResult; ms: number }> {
+async function oneRound(
+  spec: Spec,
+  issues: ReturnType<typeof issuesFor>,
+  claimedPhases: string[],
+): Promise<{ counted: Counted; result: RoundResult; ms: number }> {
   const counted = fakeGitHub(issues, claimedPhases, spec.id);
   // An App that remembers nothing (a round's worst case): what one remembers is counted in the day-long section.
   const memory = new AppMemory({ clock: skippingClock() });
@@ -291,7 +333,9 @@ export const schedulingRound: Section = async (log) => {
         reads.get(scenario.name)!.set(plans, counted.reads);
         // Status writes: the label added (POST …/labels) and the old one removed (DELETE …/labels/{name}).
         // Status writes: REST's label requests, or the round's one GraphQL request for them all (gateway setStatuses).
-        const labelWrites = counted.requests.filter((r) => /^(PATCH|POST|DELETE) \/repos\/[^/]+\/[^/]+\/issues\/\d+(\/labels(\/.+)?)?$/.test(r) || r === 'POST /graphql (mutation)').length;
+        const labelWrites = counted.requests.filter(
+          (r) => /^(PATCH|POST|DELETE) \/repos\/[^/]+\/[^/]+\/issues\/\d+(\/labels(\/.+)?)?$/.test(r) || r === 'POST /graphql (mutation)',
+        ).length;
         // "other writes": per plan started, the claim, the dispatch and the check run; and the status comment when it changed.
         rows.push({
           section: S,
@@ -304,7 +348,17 @@ export const schedulingRound: Section = async (log) => {
           'sub-issue writes': 0,
           'other writes': counted.writes - labelWrites,
         });
-        results.push({ plans, phases: spec.phases.length, scenario: scenario.name, reads: counted.reads, writes: counted.writes, dispatched: result.dispatched, relabelled: result.relabelled.length, requests: counted.requests, medianMs: median(times) });
+        results.push({
+          plans,
+          phases: spec.phases.length,
+          scenario: scenario.name,
+          reads: counted.reads,
+          writes: counted.writes,
+          dispatched: result.dispatched,
+          relabelled: result.relabelled.length,
+          requests: counted.requests,
+          medianMs: median(times),
+        });
       }
     }
   } finally {

@@ -70,7 +70,12 @@ interface Event {
  * Replay `spans` against a fake seeded with what the App left in `app`; the requests the
  * workers made, stamped with their simulated time.
  */
-export async function simulateWorkers(app: FakeGitHub, spec: string, spans: readonly WorkerSpan[], seed = 11): Promise<{ requests: Stamped[]; progressWrites: number; reports: number; maxConcurrent: number }> {
+export async function simulateWorkers(
+  app: FakeGitHub,
+  spec: string,
+  spans: readonly WorkerSpan[],
+  seed = 11,
+): Promise<{ requests: Stamped[]; progressWrites: number; reports: number; maxConcurrent: number }> {
   const random = mulberry32(seed);
   const github = new Fake();
   github.issues.push(...structuredClone(app.issues));
@@ -111,7 +116,16 @@ export async function simulateWorkers(app: FakeGitHub, spec: string, spans: read
     if (!appRun) throw new Error(`the App made no check run for ${spec}/${span.target}`);
     const end = span.start + span.minutes * MINUTE;
     let issueNumber: number | undefined;
-    const live = new LiveCheck({ forge, owner: 'app', name: appRun.name, externalId: `${spec}/${span.target}`, log: silent, now: () => now, timer, ...(span.running === undefined ? {} : { sharing: span.running }) });
+    const live = new LiveCheck({
+      forge,
+      owner: 'app',
+      name: appRun.name,
+      externalId: `${spec}/${span.target}`,
+      log: silent,
+      now: () => now,
+      timer,
+      ...(span.running === undefined ? {} : { sharing: span.running }),
+    });
     at(span.start, async () => {
       active.add(live);
       running++;
@@ -143,7 +157,10 @@ export async function simulateWorkers(app: FakeGitHub, spec: string, spans: read
         head = github.pushTo(branch, { [`src/${span.target}.txt`]: `${span.target}\n` }, `Plan ${span.target}`);
         await forge.openPullRequest({ head: branch, base: BASE_BRANCH, title: `[${span.target}] plan`, body: `Plan ${span.target} of ${spec}.` });
       }
-      await live.finish({ conclusion: 'success', title: isPhase ? 'Phase verified' : 'Plan verified', summary: `All checks passed.\n\n${CONCLUDED_BY_WORKER}` }, head);
+      await live.finish(
+        { conclusion: 'success', title: isPhase ? 'Phase verified' : 'Plan verified', summary: `All checks passed.\n\n${CONCLUDED_BY_WORKER}` },
+        head,
+      );
       // The plan issue marked as the plan ended (plan-worker.ts, endStatus).
       if (!isPhase && issueNumber !== undefined) await forge.moveStatus(issueNumber, 'running', 'verified');
       progressWrites += live.writes - 1;
@@ -167,7 +184,12 @@ export async function simulateWorkers(app: FakeGitHub, spec: string, spans: read
     nock.cleanAll();
     nock.enableNetConnect();
   }
-  return { requests: github.requests.map((r, i) => ({ at: stamps[i] ?? now, method: r.method, url: r.url, ...(r.url === '/graphql' ? { body: r.body } : {}) })), progressWrites, reports, maxConcurrent };
+  return {
+    requests: github.requests.map((r, i) => ({ at: stamps[i] ?? now, method: r.method, url: r.url, ...(r.url === '/graphql' ? { body: r.body } : {}) })),
+    progressWrites,
+    reports,
+    maxConcurrent,
+  };
 }
 
 export interface LimitCheck {
@@ -206,11 +228,26 @@ export function checkLimits(requests: readonly Stamped[], start: number, maxConc
   const [phAt, phPeak] = peak(primaryHour);
   const [epMinute, ...epName] = (endpointAt ?? '').split(' ');
   return [
-    { name: 'primary: requests an hour (App and workers, one installation)', limit: GITHUB_LIMITS.installationPerHour, peak: phPeak, where: `hour ${phAt ?? '-'}` },
-    { name: 'points a minute on one endpoint', limit: GITHUB_LIMITS.endpointPointsPerMinute, peak: endpointPeak, where: `minute ${epMinute}, ${epName.join(' ')}` },
+    {
+      name: 'primary: requests an hour (App and workers, one installation)',
+      limit: GITHUB_LIMITS.installationPerHour,
+      peak: phPeak,
+      where: `hour ${phAt ?? '-'}`,
+    },
+    {
+      name: 'points a minute on one endpoint',
+      limit: GITHUB_LIMITS.endpointPointsPerMinute,
+      peak: endpointPeak,
+      where: `minute ${epMinute}, ${epName.join(' ')}`,
+    },
     { name: 'content-generating requests a minute', limit: GITHUB_LIMITS.contentPerMinute, peak: cmPeak, where: `minute ${cmAt ?? '-'}` },
     { name: 'content-generating requests an hour', limit: GITHUB_LIMITS.contentPerHour, peak: chPeak, where: `hour ${chAt ?? '-'}` },
-    { name: 'concurrent requests (each worker and the App ask one at a time)', limit: GITHUB_LIMITS.concurrent, peak: maxConcurrent + 1, where: `${maxConcurrent} workers at once and the App` },
+    {
+      name: 'concurrent requests (each worker and the App ask one at a time)',
+      limit: GITHUB_LIMITS.concurrent,
+      peak: maxConcurrent + 1,
+      where: `${maxConcurrent} workers at once and the App`,
+    },
   ];
 }
 
@@ -253,7 +290,10 @@ export const APP_FLOOR_PER_PLAN = 4.6;
  * every limit checked on both together, and the makespan against `harness simulate`'s on the
  * same durations (each plan's work and the 5 minutes to merge its PR).
  */
-export async function workersSection(log: (line: string) => void, shape = WORKERS_SHAPE): Promise<{ notes: string[]; targets: Target[]; results: WorkersReport }> {
+export async function workersSection(
+  log: (line: string) => void,
+  shape = WORKERS_SHAPE,
+): Promise<{ notes: string[]; targets: Target[]; results: WorkersReport }> {
   const spans: WorkerSpan[] = [];
   let app: FakeGitHub | undefined;
   let appStamps: readonly number[] = [];
@@ -270,16 +310,26 @@ export async function workersSection(log: (line: string) => void, shape = WORKER
   if (!spec) throw new Error('the App dispatched no worker');
   const replayed = spans.filter((s) => appFake.checkRuns.some((r) => r.external_id === `${spec}/${s.target}`));
   const workers = await simulateWorkers(appFake, spec, replayed);
-  log(`${shape.plans} plans: App ${appFake.requests.length} requests, ${replayed.length} workers replayed with ${workers.requests.length} requests in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  log(
+    `${shape.plans} plans: App ${appFake.requests.length} requests, ${replayed.length} workers replayed with ${workers.requests.length} requests in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
 
   const start = Math.min(...appStamps);
-  const appCounted: Stamped[] = appFake.requests.map((r, i) => ({ at: appStamps[i] ?? start, method: r.method, url: r.url, ...(r.url === '/graphql' ? { body: r.body } : {}) })).filter((_r, i) => appFake.statuses[i] !== 304);
+  const appCounted: Stamped[] = appFake.requests
+    .map((r, i) => ({ at: appStamps[i] ?? start, method: r.method, url: r.url, ...(r.url === '/graphql' ? { body: r.body } : {}) }))
+    .filter((_r, i) => appFake.statuses[i] !== 304);
   const checks = checkLimits([...appCounted, ...workers.requests], start, workers.maxConcurrent);
 
   // harness simulate on the same spec and durations.
   const generated = generateSpec({ plans: shape.plans, phases: Math.max(2, Math.round(shape.plans / 50)), edges: shape.edges });
   const loaded = loadSpec([...generated.files].map(([path, text]) => ({ path, bytes: new TextEncoder().encode(text) })));
-  if (!loaded.spec) throw new Error(`the generated spec does not load: ${loaded.problems.slice(0, 3).map((p) => p.message).join('; ')}`);
+  if (!loaded.spec)
+    throw new Error(
+      `the generated spec does not load: ${loaded.problems
+        .slice(0, 3)
+        .map((p) => p.message)
+        .join('; ')}`,
+    );
   const durations = Object.fromEntries(spans.filter((s) => !s.target.startsWith('phase-')).map((s) => [s.target, s.minutes + REVIEW_MINUTES]));
   const simulated = simulate(loaded.spec, { slots: shape.slots, durations });
   const policy = policyMakespan(loaded.spec, shape.slots, durations);
@@ -310,9 +360,21 @@ export async function workersSection(log: (line: string) => void, shape = WORKER
       ...checks.map((c) => `${c.peak <= c.limit ? 'within' : 'OVER'}: ${c.name}: peak ${c.peak} of ${c.limit} (${c.where})`),
     ],
     targets: [
-      ...checks.map((c) => ({ name: `${shape.plans} plans on ${shape.slots} slots, App and workers: ${c.name} within ${c.limit}`, met: c.peak <= c.limit, detail: `peak ${c.peak} (${c.where})` })),
-      { name: `App requests a plan at most 2.5x the floor (${APP_FLOOR_PER_PLAN})`, met: results.appPerPlan <= 2.5 * APP_FLOOR_PER_PLAN, detail: `${results.appPerPlan} a plan (x${(results.appPerPlan / APP_FLOOR_PER_PLAN).toFixed(1)})` },
-      { name: 'makespan within 5% of harness simulate\'s, knowing what the App knows (timeouts, not the durations to come)', met: overPolicy <= 1.05, detail: `${results.hours} h against ${results.policyHours} h (x${overPolicy.toFixed(2)}); with every duration known in advance ${results.simulatedHours} h (x${ratio.toFixed(2)})` },
+      ...checks.map((c) => ({
+        name: `${shape.plans} plans on ${shape.slots} slots, App and workers: ${c.name} within ${c.limit}`,
+        met: c.peak <= c.limit,
+        detail: `peak ${c.peak} (${c.where})`,
+      })),
+      {
+        name: `App requests a plan at most 2.5x the floor (${APP_FLOOR_PER_PLAN})`,
+        met: results.appPerPlan <= 2.5 * APP_FLOOR_PER_PLAN,
+        detail: `${results.appPerPlan} a plan (x${(results.appPerPlan / APP_FLOOR_PER_PLAN).toFixed(1)})`,
+      },
+      {
+        name: "makespan within 5% of harness simulate's, knowing what the App knows (timeouts, not the durations to come)",
+        met: overPolicy <= 1.05,
+        detail: `${results.hours} h against ${results.policyHours} h (x${overPolicy.toFixed(2)}); with every duration known in advance ${results.simulatedHours} h (x${ratio.toFixed(2)})`,
+      },
     ],
     results,
   };

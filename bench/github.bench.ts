@@ -75,7 +75,11 @@ function graphqlQuery(r: { url: string; body?: unknown }): string {
 
 /** Plan issues created under their parent in one GraphQL request each (issues.ts, createSubIssue): an issue write that is a sub-issue write too. */
 function createdUnderParent(requests: readonly { url: string; body?: unknown }[]): number {
-  return requests.filter((r) => /createIssue\(/.test(graphqlQuery(r)) && (r.body as { variables?: { input?: { parentIssueId?: unknown } } }).variables?.input?.parentIssueId !== undefined).length;
+  return requests.filter(
+    (r) =>
+      /createIssue\(/.test(graphqlQuery(r)) &&
+      (r.body as { variables?: { input?: { parentIssueId?: unknown } } }).variables?.input?.parentIssueId !== undefined,
+  ).length;
 }
 
 function measure(github: FakeGitHub, from: number, section: string, scenario: string): EconomyRow {
@@ -87,8 +91,15 @@ function measure(github: FakeGitHub, from: number, section: string, scenario: st
   // The spec PR is #2 in the example payloads: its comments are the status comment, not an issue's.
   const onPullRequest = (url: string) => url.startsWith(`/repos/${github.owner}/${github.repo}/issues/2/`);
   // GraphQL's issue creations, records and label moves are issue writes; its label creations, other writes.
-  const graphqlIssue = (w: { url: string; body?: unknown }) => /(createIssue|updateIssue|addLabelsToLabelable|removeLabelsFromLabelable)\(/.test(graphqlQuery(w));
-  const issue = writes.filter((w) => graphqlIssue(w) || /\/issues(\/\d+)?$/.test(w.url) || /\/issues\/\d+\/labels(\/.+)?$/.test(w.url) || (/\/issues\/\d+\/comments$/.test(w.url) && !onPullRequest(w.url))).length;
+  const graphqlIssue = (w: { url: string; body?: unknown }) =>
+    /(createIssue|updateIssue|addLabelsToLabelable|removeLabelsFromLabelable)\(/.test(graphqlQuery(w));
+  const issue = writes.filter(
+    (w) =>
+      graphqlIssue(w) ||
+      /\/issues(\/\d+)?$/.test(w.url) ||
+      /\/issues\/\d+\/labels(\/.+)?$/.test(w.url) ||
+      (/\/issues\/\d+\/comments$/.test(w.url) && !onPullRequest(w.url)),
+  ).length;
   return {
     section,
     scenario,
@@ -153,8 +164,10 @@ const specPullRequestSync: Section = async (log) => {
     underParent = createdUnderParent(github.requests);
     labelRequests = github.requests.filter((r) => /^mutation CreateLabels/.test(graphqlQuery(r))).length;
     // One issue per plan, and the spec's tracking issue holding them all as sub-issues.
-    if (github.issues.length !== SHAPE.plans + 1) throw new Error(`the first sync made ${github.issues.length} issues for ${SHAPE.plans} plans and the tracking issue`);
-    if (github.subIssueNumbers(github.issues[0]!.number).length !== SHAPE.plans) throw new Error(`the tracking issue holds ${github.subIssueNumbers(github.issues[0]!.number).length} of ${SHAPE.plans} plan issues`);
+    if (github.issues.length !== SHAPE.plans + 1)
+      throw new Error(`the first sync made ${github.issues.length} issues for ${SHAPE.plans} plans and the tracking issue`);
+    if (github.subIssueNumbers(github.issues[0]!.number).length !== SHAPE.plans)
+      throw new Error(`the tracking issue holds ${github.subIssueNumbers(github.issues[0]!.number).length} of ${SHAPE.plans} plan issues`);
     rows.push(await deliver(opened, 'd-1', 'unchanged re-sync: redelivery'));
     rows.push(await deliver(payload('reopened'), 'd-2', 'unchanged re-sync: reopened'));
 
@@ -219,7 +232,7 @@ const specPullRequestSync: Section = async (log) => {
       `the spec's files, ${generated.files.size} blobs read fifty to a GraphQL query; writes are the issues, one per plan, each created under the tracking issue`,
       `in one request (GraphQL createIssue with parentIssueId), plus ${FIRST_SYNC_CONSTANT} (check run x2, ${Object.keys(LABEL_COLORS).length} labels once per repository, the status comment,`,
       "the spec's tracking issue) and the `needs:` labels made before, 25 a request; dependency writes are GitHub's native issue dependencies, one request per edge.",
-      'An unchanged re-sync (same commit: a redelivery, a reopen) reads the check run and the spec\'s issues and writes nothing.',
+      "An unchanged re-sync (same commit: a redelivery, a reopen) reads the check run and the spec's issues and writes nothing.",
       "A push that leaves the spec unchanged finds the previous commit's check run for the same spec trees and carries it over: one write.",
     ],
     rows,
@@ -242,8 +255,13 @@ const HOURS_PEAK = 2_500;
 const specOverHours: Section = async (log) => {
   let row: EconomyRow | undefined;
   const started = performance.now();
-  const result = await simulateHours({ ...HOURS, onEnd: (github) => (row = measure(github, 0, 'spec over hours', `${HOURS.plans} plans, ${HOURS.edges} dependencies, ${HOURS.slots} slots`)) });
-  log(`${HOURS.plans} plans over ${result.hours} simulated hours in ${((performance.now() - started) / 1000).toFixed(0)} s: peak ${result.peak}, mean ${result.mean} an hour`);
+  const result = await simulateHours({
+    ...HOURS,
+    onEnd: (github) => (row = measure(github, 0, 'spec over hours', `${HOURS.plans} plans, ${HOURS.edges} dependencies, ${HOURS.slots} slots`)),
+  });
+  log(
+    `${HOURS.plans} plans over ${result.hours} simulated hours in ${((performance.now() - started) / 1000).toFixed(0)} s: peak ${result.peak}, mean ${result.mean} an hour`,
+  );
   const notModified = result.notModifiedPerHour.reduce((a, b) => a + b, 0);
   return {
     notes: [
@@ -252,11 +270,17 @@ const specOverHours: Section = async (log) => {
       `worker run ending after its plan's duration (30-90% of its timeout_minutes), every plan PR merged 5 minutes after it opens; ${HOURS.slots} slots.`,
       `Requests the App made, counted against the rate limit, by hour: ${result.perHour.join(', ')}; conditional reads answered 304 (not counted): ${notModified}.`,
       `Finished: ${result.finished ? 'yes' : 'NO'} (${result.plansMerged} plans merged, ${result.phasesVerified} phases verified) after ${result.hours} h; first sync ${result.firstSync.requests} requests over ${result.firstSync.minutes.toFixed(0)} min.`,
-      `Per delivery (median requests, 304s included): ${Object.entries(result.byEvent).map(([k, v]) => `${k} ${v.medianRequests} (${v.deliveries}x)`).join('; ')}.`,
+      `Per delivery (median requests, 304s included): ${Object.entries(result.byEvent)
+        .map(([k, v]) => `${k} ${v.medianRequests} (${v.deliveries}x)`)
+        .join('; ')}.`,
     ],
     rows: row ? [{ ...row, scenario: `${row.scenario}, ${result.hours} h` }] : [],
     targets: [
-      { name: `${HOURS.plans} plans over a working day: under ${HOURS_PEAK} requests an hour at the peak`, met: result.finished && result.peak < HOURS_PEAK, detail: `peak ${result.peak}, mean ${result.mean} an hour over ${result.hours} h, ${result.perPlan} per plan` },
+      {
+        name: `${HOURS.plans} plans over a working day: under ${HOURS_PEAK} requests an hour at the peak`,
+        met: result.finished && result.peak < HOURS_PEAK,
+        detail: `peak ${result.peak}, mean ${result.mean} an hour over ${result.hours} h, ${result.perPlan} per plan`,
+      },
     ],
     results: { shape: HOURS, ...result, byRoute: result.byRoute.slice(0, 30) },
   };
@@ -272,11 +296,19 @@ const BUSY = { plans: 200, slots: 8, edges: 100, costUsd: 1, perDayUsd: 40, nudg
 
 const busyDay: Section = async (log) => {
   const H = 3_600_000;
-  const capped = await simulateHours({ plans: BUSY.plans, slots: BUSY.slots, edges: BUSY.edges, limitHours: BUSY.hours, budget: { costUsd: BUSY.costUsd, perDayUsd: BUSY.perDayUsd }, nudges: [BUSY.nudge] });
+  const capped = await simulateHours({
+    plans: BUSY.plans,
+    slots: BUSY.slots,
+    edges: BUSY.edges,
+    limitHours: BUSY.hours,
+    budget: { costUsd: BUSY.costUsd, perDayUsd: BUSY.perDayUsd },
+    nudges: [BUSY.nudge],
+  });
   const free = await simulateHours({ plans: BUSY.plans, slots: BUSY.slots, edges: BUSY.edges, limitHours: 24, budget: { costUsd: BUSY.costUsd } });
   const trace = capped.spend!;
   const start = Math.min(...trace.dispatches.map((d) => d.at));
-  const rolling = (spends: readonly { at: number; costUsd: number }[]) => Math.max(0, ...spends.map((x) => spends.filter((y) => y.at > x.at - 24 * H && y.at <= x.at).reduce((a, y) => a + y.costUsd, 0)));
+  const rolling = (spends: readonly { at: number; costUsd: number }[]) =>
+    Math.max(0, ...spends.map((x) => spends.filter((y) => y.at > x.at - 24 * H && y.at <= x.at).reduce((a, y) => a + y.costUsd, 0)));
   const usd = (n: number) => `$${n.toFixed(2)}`;
   const atDispatch = Math.max(...trace.dispatches.map((d) => d.windowUsd));
   // The hold: the first gap of half a day or more between two starts.
@@ -287,7 +319,9 @@ const busyDay: Section = async (log) => {
   const lastDay1 = Math.max(...day1.map((d) => d.at));
   const notes = [...trace.heldNotes.values()];
   const freeDay = free.spend!.spends.filter((s) => s.at < start + 24 * H).reduce((a, s) => a + s.costUsd, 0);
-  log(`busy day: ${day1.length} plans started before the hold, ${day2.length} after the window freed; ${usd(rolling(trace.spends))} the most spent in 24 h (cap ${usd(BUSY.perDayUsd)}); uncapped ${usd(freeDay)}`);
+  log(
+    `busy day: ${day1.length} plans started before the hold, ${day2.length} after the window freed; ${usd(rolling(trace.spends))} the most spent in 24 h (cap ${usd(BUSY.perDayUsd)}); uncapped ${usd(freeDay)}`,
+  );
   return {
     notes: [
       '',
@@ -297,11 +331,31 @@ const busyDay: Section = async (log) => {
     ],
     rows: [],
     targets: [
-      { name: `no plan starts once the day's spend reaches per_day_usd ($${BUSY.perDayUsd})`, met: atDispatch < BUSY.perDayUsd && day1.length > 0, detail: `the day stood at most at ${usd(atDispatch)} when a plan started; ${day1.length} started before the hold` },
-      { name: 'each plan held at the cap is told so once on its issue', met: notes.length > 0 && notes.every((n) => n === 1), detail: `${notes.length} plans told, ${notes.filter((n) => n > 1).length} more than once` },
-      { name: 'plans start again at the first round after the window frees', met: day2.length > 0 && Math.min(...day2.map((d) => d.at)) - Math.min(...trace.spends.map((x) => x.at)) >= 24 * H, detail: `${day2.length} started from ${day2.length > 0 ? ((Math.min(...day2.map((d) => d.at)) - start) / H).toFixed(1) : '-'} h, the first spend ${((Math.min(...trace.spends.map((x) => x.at)) - start) / H).toFixed(1)} h in` },
+      {
+        name: `no plan starts once the day's spend reaches per_day_usd ($${BUSY.perDayUsd})`,
+        met: atDispatch < BUSY.perDayUsd && day1.length > 0,
+        detail: `the day stood at most at ${usd(atDispatch)} when a plan started; ${day1.length} started before the hold`,
+      },
+      {
+        name: 'each plan held at the cap is told so once on its issue',
+        met: notes.length > 0 && notes.every((n) => n === 1),
+        detail: `${notes.length} plans told, ${notes.filter((n) => n > 1).length} more than once`,
+      },
+      {
+        name: 'plans start again at the first round after the window frees',
+        met: day2.length > 0 && Math.min(...day2.map((d) => d.at)) - Math.min(...trace.spends.map((x) => x.at)) >= 24 * H,
+        detail: `${day2.length} started from ${day2.length > 0 ? ((Math.min(...day2.map((d) => d.at)) - start) / H).toFixed(1) : '-'} h, the first spend ${((Math.min(...trace.spends.map((x) => x.at)) - start) / H).toFixed(1)} h in`,
+      },
     ],
-    results: { shape: BUSY, day1: day1.length, day2: day2.length, maxRollingUsd: rolling(trace.spends), atDispatchUsd: atDispatch, uncappedDayUsd: freeDay, notes },
+    results: {
+      shape: BUSY,
+      day1: day1.length,
+      day2: day2.length,
+      maxRollingUsd: rolling(trace.spends),
+      atDispatchUsd: atDispatch,
+      uncappedDayUsd: freeDay,
+      notes,
+    },
   };
 };
 
@@ -313,7 +367,7 @@ export const SECTIONS: Section[] = [specPullRequestSync, schedulingRound, specOv
 
 const github: BenchModule = {
   name: 'github',
-  description: 'GitHub API economy: requests and writes per delivery on a 100-plan spec, and by the hour over a 1,000-plan spec\'s life',
+  description: "GitHub API economy: requests and writes per delivery on a 100-plan spec, and by the hour over a 1,000-plan spec's life",
   async run({ log }) {
     const reports: SectionReport[] = [];
     for (const section of SECTIONS) reports.push(await section(log));

@@ -84,13 +84,23 @@ const graph: BenchModule = {
       log(`${c.name}, ${c.plans} plans: generating, then ${runs + 1} runs`);
       const m = measure(c.make(), runs);
       results.push({ case: c.name, plans: c.plans, ...m });
-      rows.push({ case: c.name, plans: c.plans.toLocaleString('en-US'), 'median ms': Math.round(m.ms), 'concurrent conflicts': m.conflicts.toLocaleString('en-US'), 'heap growth MB': m.heapMB });
+      rows.push({
+        case: c.name,
+        plans: c.plans.toLocaleString('en-US'),
+        'median ms': Math.round(m.ms),
+        'concurrent conflicts': m.conflicts.toLocaleString('en-US'),
+        'heap growth MB': m.heapMB,
+      });
     }
     const at50k = results.find((r) => r.plans === 50_000)!;
     const dense = results.find((r) => r.case === 'overlapping globs')!;
     const targets: Target[] = [
       { name: `graph at 50,000 plans under ${TARGETS.plans50k} ms`, met: at50k.ms < TARGETS.plans50k, detail: `${Math.round(at50k.ms)} ms` },
-      { name: `graph at 3,000 plans of overlapping globs under ${TARGETS.overlapping3k / 1000} s`, met: dense.ms < TARGETS.overlapping3k, detail: `${Math.round(dense.ms)} ms` },
+      {
+        name: `graph at 3,000 plans of overlapping globs under ${TARGETS.overlapping3k / 1000} s`,
+        met: dense.ms < TARGETS.overlapping3k,
+        detail: `${Math.round(dense.ms)} ms`,
+      },
     ];
     return {
       notes: [`analyzeGraph in process, median of ${runs} runs after a warm-up (heap growth needs --expose-gc to be exact).`],

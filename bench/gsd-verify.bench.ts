@@ -35,7 +35,13 @@ async function measure(tree: string): Promise<TreeResult> {
   const work = await mkdtemp(join(tmpdir(), 'harness-gsd-verify-'));
   const out = join(work, 'SPC-900-measured');
   let stdout = '';
-  const exit = await main(['import', join(tree, '.planning'), out, '--json'], { stdout: (t) => void (stdout += t), stderr: () => undefined, cwd: work, env: process.env, isTTY: false });
+  const exit = await main(['import', join(tree, '.planning'), out, '--json'], {
+    stdout: (t) => void (stdout += t),
+    stderr: () => undefined,
+    cwd: work,
+    env: process.env,
+    isTTY: false,
+  });
   const report = JSON.parse(stdout) as { written: { path: string; from: string | null }[] };
   const result: TreeResult = { tree: basename(tree), exit, withVerify: 0, gained: 0, checks: 0, cannotFail: [] };
   for (const w of report.written) {
@@ -62,7 +68,9 @@ export async function run(args: string[]): Promise<unknown> {
   for (const tree of args) results.push(await measure(tree));
   const total = { withVerify: 0, gained: 0, checks: 0, cannotFail: 0 };
   for (const r of results) {
-    process.stdout.write(`${r.tree}: ${r.gained}/${r.withVerify} plans with <verify> gained a check (${plural(r.checks, 'check')}, ${r.cannotFail.length} that cannot fail); import exit ${r.exit}\n`);
+    process.stdout.write(
+      `${r.tree}: ${r.gained}/${r.withVerify} plans with <verify> gained a check (${plural(r.checks, 'check')}, ${r.cannotFail.length} that cannot fail); import exit ${r.exit}\n`,
+    );
     for (const c of r.cannotFail) process.stdout.write(`  cannot fail: ${c}\n`);
     total.withVerify += r.withVerify;
     total.gained += r.gained;
@@ -71,7 +79,11 @@ export async function run(args: string[]): Promise<unknown> {
   }
   const share = total.withVerify === 0 ? 0 : Math.round((total.gained / total.withVerify) * 1000) / 10;
   process.stdout.write(`all: ${total.gained}/${total.withVerify} (${share}%) gained a check; ${total.checks} checks, ${total.cannotFail} that cannot fail\n`);
-  const report = { at: new Date().toISOString(), trees: results.map(({ cannotFail, ...r }) => ({ ...r, cannotFail: cannotFail.length })), total: { ...total, share } };
+  const report = {
+    at: new Date().toISOString(),
+    trees: results.map(({ cannotFail, ...r }) => ({ ...r, cannotFail: cannotFail.length })),
+    total: { ...total, share },
+  };
   await writeFile(fileURLToPath(new URL('results/gsd-verify.json', import.meta.url)), `${JSON.stringify(report, null, 2)}\n`);
   return report;
 }

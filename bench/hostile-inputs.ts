@@ -89,7 +89,9 @@ export function hostileInputs(): HostileInput[] {
   inputs.push({
     name: 'dangerous-globs',
     attack: 'globs ./.git/hooks/*, .GIT/config, {..,x}/**, @(..)/x',
-    files: spec({ '01-01': plan('01-01').replace('files_modified: [src/p01-01.ts]', 'files_modified: ["./.git/hooks/*", ".GIT/config", "{..,x}/**", "@(..)/x"]') }),
+    files: spec({
+      '01-01': plan('01-01').replace('files_modified: [src/p01-01.ts]', 'files_modified: ["./.git/hooks/*", ".GIT/config", "{..,x}/**", "@(..)/x"]'),
+    }),
   });
   inputs.push({
     name: 'ansi-id',

@@ -42,15 +42,30 @@ const hostile: BenchModule = {
       const cases: Case[] = [];
       for (const input of hostileInputs()) {
         const dir = await writeHostile(root, input);
-        cases.push({ name: input.name, attack: input.attack, args: ['cli', 'validate', dir], target: { ms: LIMITS.validateMs, mb: LIMITS.validateMB, label: 'validate' } });
+        cases.push({
+          name: input.name,
+          attack: input.attack,
+          args: ['cli', 'validate', dir],
+          target: { ms: LIMITS.validateMs, mb: LIMITS.validateMB, label: 'validate' },
+        });
       }
       const overlap = join(root, 'overlapping-3000');
       for (const [path, text] of overlappingSpec(3_000)) {
         await mkdir(dirname(join(overlap, path)), { recursive: true });
         await writeFile(join(overlap, path), text);
       }
-      cases.push({ name: 'graph-3000-overlapping', attack: '`harness graph` on 3,000 plans with overlapping globs', args: ['cli', 'graph', overlap], target: { ms: LIMITS.graphMs, label: 'graph' } });
-      cases.push({ name: 'simulate-3000-overlapping', attack: '`harness simulate` on the same spec', args: ['cli', 'simulate', overlap], target: { ms: LIMITS.graphMs, label: 'simulate' } });
+      cases.push({
+        name: 'graph-3000-overlapping',
+        attack: '`harness graph` on 3,000 plans with overlapping globs',
+        args: ['cli', 'graph', overlap],
+        target: { ms: LIMITS.graphMs, label: 'graph' },
+      });
+      cases.push({
+        name: 'simulate-3000-overlapping',
+        attack: '`harness simulate` on the same spec',
+        args: ['cli', 'simulate', overlap],
+        target: { ms: LIMITS.graphMs, label: 'simulate' },
+      });
       const patternDir = join(root, 'pattern');
       await mkdir(patternDir, { recursive: true });
       await writeFile(join(patternDir, 'input.txt'), `${'a'.repeat(64)}!\n`);
@@ -74,8 +89,24 @@ const hostile: BenchModule = {
         const ms = median(samples.map((s) => s.ms));
         const mb = Math.max(...samples.map((s) => s.maxRssKB)) / 1024;
         const first = samples[0]!;
-        rows.push({ input: c.name, 'median ms': Math.round(ms), 'peak MB': Math.round(mb), exit: first.code, 'output KB': Math.round(first.outBytes / 1024), verdict: first.last.replace(root, '…').slice(0, 90) });
-        results.push({ name: c.name, attack: c.attack, ms, samples: samples.map((s) => s.ms), peakMB: mb, exit: first.code, outBytes: first.outBytes, last: first.last.replace(root, '…') });
+        rows.push({
+          input: c.name,
+          'median ms': Math.round(ms),
+          'peak MB': Math.round(mb),
+          exit: first.code,
+          'output KB': Math.round(first.outBytes / 1024),
+          verdict: first.last.replace(root, '…').slice(0, 90),
+        });
+        results.push({
+          name: c.name,
+          attack: c.attack,
+          ms,
+          samples: samples.map((s) => s.ms),
+          peakMB: mb,
+          exit: first.code,
+          outBytes: first.outBytes,
+          last: first.last.replace(root, '…'),
+        });
         const timeOk = ms < c.target.ms;
         const memOk = c.target.mb === undefined || mb < c.target.mb;
         // An internal error (exit 70) is the crash this benchmark exists to catch.

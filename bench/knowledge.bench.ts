@@ -72,7 +72,19 @@ function skillFile(i: number): { path: string; text: string } {
   const name = `skill-${i}`;
   return {
     path: `skills/${name}/SKILL.md`,
-    text: ['---', `name: ${name}`, `description: "Fixes error E${i}: what to run when the build says E${i}."`, 'metadata:', '  harness-status: active', '---', '', `# Skill ${i}`, '', 'Do the thing.', ''].join('\n'),
+    text: [
+      '---',
+      `name: ${name}`,
+      `description: "Fixes error E${i}: what to run when the build says E${i}."`,
+      'metadata:',
+      '  harness-status: active',
+      '---',
+      '',
+      `# Skill ${i}`,
+      '',
+      'Do the thing.',
+      '',
+    ].join('\n'),
   };
 }
 
@@ -98,10 +110,35 @@ async function generate(dir: string, entries: number, lines: number): Promise<{ 
       for (const entry of chosen) {
         if (written >= lines) break;
         const kind = entry.startsWith('genes/') ? 'gene' : 'skill';
-        byDay[day]!.push(JSON.stringify({ timestamp: at, type, project: 'bench', spec: 'SPC-001', plan: `0${1 + (attempt % 9)}-0${1 + (attempt % 7)}`, attempt: 1, entry, kind, title: 't', score: 2.1, why: 'tags bench', key: `local:bench/SPC-001/${attempt}/1/${type}/${entry}` }));
+        byDay[day]!.push(
+          JSON.stringify({
+            timestamp: at,
+            type,
+            project: 'bench',
+            spec: 'SPC-001',
+            plan: `0${1 + (attempt % 9)}-0${1 + (attempt % 7)}`,
+            attempt: 1,
+            entry,
+            kind,
+            title: 't',
+            score: 2.1,
+            why: 'tags bench',
+            key: `local:bench/SPC-001/${attempt}/1/${type}/${entry}`,
+          }),
+        );
         written++;
         if (written % 200 === 0 && written < lines) {
-          byDay[day]!.push(JSON.stringify({ timestamp: at, type: kind === 'gene' ? 'promote' : 'approval', entry, kind, project: 'bench', reason: 'bench', key: `bench/${written}` }));
+          byDay[day]!.push(
+            JSON.stringify({
+              timestamp: at,
+              type: kind === 'gene' ? 'promote' : 'approval',
+              entry,
+              kind,
+              project: 'bench',
+              reason: 'bench',
+              key: `bench/${written}`,
+            }),
+          );
           written++;
         }
       }
@@ -147,7 +184,16 @@ async function once(dir: string, now: Date): Promise<Timing> {
   for (const s of skills) if (stats.has(s)) withStats++;
   const t4 = performance.now();
   const used = process.cpuUsage(cpu);
-  return { totalMs: t4 - t0, cpuMs: (used.user + used.system) / 1000, readGenesAndTrajectoryMs: t1 - t0, statsMs: t2 - t1, decayMs: t3 - t2, skillsMs: t4 - t3, changes: decided.changes.length, skillsWithStats: withStats };
+  return {
+    totalMs: t4 - t0,
+    cpuMs: (used.user + used.system) / 1000,
+    readGenesAndTrajectoryMs: t1 - t0,
+    statsMs: t2 - t1,
+    decayMs: t3 - t2,
+    skillsMs: t4 - t3,
+    changes: decided.changes.length,
+    skillsWithStats: withStats,
+  };
 }
 
 const bench: BenchModule = {

@@ -34,7 +34,14 @@ import { drawWorld, type PlanWorld, type ProjectDef, type ProjectWorld, type Spe
 const ARM = fileURLToPath(new URL('./learning/arm.ts', import.meta.url));
 
 /** Run one arm in a process of its own (bench/learning/arm.ts), its progress lines passed on. */
-async function armInChild(def: ProjectDef, seed: number, arm: 'control' | 'learning', slots: number, keep: boolean, log: (line: string) => void): Promise<ArmResult> {
+async function armInChild(
+  def: ProjectDef,
+  seed: number,
+  arm: 'control' | 'learning',
+  slots: number,
+  keep: boolean,
+  log: (line: string) => void,
+): Promise<ArmResult> {
   const dir = await mkdtemp(join(tmpdir(), 'harness-bench-learning-result-'));
   try {
     const out = join(dir, 'arm.json');
@@ -90,14 +97,17 @@ function seedsFrom(arg: string | undefined, projects: ProjectDef[]): Map<string,
 }
 
 function layout(world: ProjectWorld): string {
-  return `${world.def.key} (seed ${world.seed}): folders ${world.folders.map((f) => `${f.folder} [${f.kinds.join(', ')}]`).join('; ')}; one-offs in ${Object.entries(world.oneOffSpecs)
+  return `${world.def.key} (seed ${world.seed}): folders ${world.folders.map((f) => `${f.folder} [${f.kinds.join(', ')}]`).join('; ')}; one-offs in ${Object.entries(
+    world.oneOffSpecs,
+  )
     .map(([k, s]) => `${s} (${k})`)
     .join(', ')}`;
 }
 
 const bench: BenchModule = {
   name: 'learning',
-  description: 'the learning curve: do recurring failures stop, on three projects of three ecosystems laid out from a seed, with the knowledge loop and without',
+  description:
+    'the learning curve: do recurring failures stop, on three projects of three ecosystems laid out from a seed, with the knowledge loop and without',
   async run({ args, log }) {
     const only = option(args, 'project')?.split(',');
     const projects = only ? PROJECTS.filter((p) => only.includes(p.key)) : PROJECTS;
@@ -145,7 +155,17 @@ const bench: BenchModule = {
         layout: {
           folders: world.folders,
           oneOffs: world.oneOffSpecs,
-          specs: world.specs.map((s: SpecWorld) => ({ spec: s.id, plans: s.plans.map((p: PlanWorld) => ({ id: p.id, folder: p.subject.folder, kind: p.kind ?? null, wording: p.wording, fails: p.fails, cues: p.cues })) })),
+          specs: world.specs.map((s: SpecWorld) => ({
+            spec: s.id,
+            plans: s.plans.map((p: PlanWorld) => ({
+              id: p.id,
+              folder: p.subject.folder,
+              kind: p.kind ?? null,
+              wording: p.wording,
+              fails: p.fails,
+              cues: p.cues,
+            })),
+          })),
         },
         arms: { control, learning },
         kinds: g.kinds,

@@ -72,9 +72,10 @@ export function formatTable(rows: readonly Row[]): string {
   const cells = rows.map((row) => columns.map((c) => String(row[c] ?? '')));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
   const numeric = columns.map((c) => rows.every((r) => typeof r[c] === 'number' || /^[\d.,]+( \w+)?$/.test(String(r[c]))));
-  const line = (values: string[]) =>
-    `| ${values.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join(' | ')} |`;
-  return [line(columns), `|${widths.map((w, i) => (numeric[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`, ...cells.map(line)].join('\n') + '\n';
+  const line = (values: string[]) => `| ${values.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join(' | ')} |`;
+  return (
+    [line(columns), `|${widths.map((w, i) => (numeric[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`, ...cells.map(line)].join('\n') + '\n'
+  );
 }
 
 export interface Machine {
@@ -141,23 +142,18 @@ export async function compileForNode(entry: string): Promise<string> {
  */
 export function runChild<T>(file: string, args: string[], nodeFlags: string[] = []): Promise<T> {
   return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [...nodeFlags, file, ...args],
-      { maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error) {
-          reject(new Error(`${file} ${args.join(' ')} failed: ${error.message}\n${stderr}`));
-          return;
-        }
-        const last = stdout.trim().split('\n').pop() ?? '';
-        try {
-          resolve(JSON.parse(last) as T);
-        } catch {
-          reject(new Error(`${file} printed no JSON result:\n${stdout}\n${stderr}`));
-        }
-      },
-    );
+    execFile(process.execPath, [...nodeFlags, file, ...args], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) {
+        reject(new Error(`${file} ${args.join(' ')} failed: ${error.message}\n${stderr}`));
+        return;
+      }
+      const last = stdout.trim().split('\n').pop() ?? '';
+      try {
+        resolve(JSON.parse(last) as T);
+      } catch {
+        reject(new Error(`${file} printed no JSON result:\n${stdout}\n${stderr}`));
+      }
+    });
   });
 }
 

@@ -77,7 +77,7 @@ function generate(size: number, seed = 0x5ea1): Generated {
     while (out.length < n && copy.length > 0) out.push(copy.splice(Math.floor(r() * copy.length), 1)[0]!);
     return out;
   };
-  const pool = [...new Set(Array.from({ length: Math.max(4_000, size), }, () => syllables(r)))];
+  const pool = [...new Set(Array.from({ length: Math.max(4_000, size) }, () => syllables(r)))];
 
   const problems = Math.max(6, Math.round(size / 250));
   const perProblem = Math.round((size * 0.3) / problems);
@@ -160,10 +160,37 @@ function generate(size: number, seed = 0x5ea1): Generated {
   const completion = (k: number) => {
     const ts = timestamp(k);
     const project = pick(PROJECTS);
-    const profiles = Object.fromEntries(Array.from({ length: 10 }, (_, n) => [`01-${String(n + 1).padStart(2, '0')}`, profileFor(r() < 0.2 ? Math.floor(r() * problems) : -1)]));
+    const profiles = Object.fromEntries(
+      Array.from({ length: 10 }, (_, n) => [`01-${String(n + 1).padStart(2, '0')}`, profileFor(r() < 0.2 ? Math.floor(r() * problems) : -1)]),
+    );
     return {
       file: `.harness/knowledge/signals/${project}/${ts.slice(0, 10)}/${ts.replace(/:/g, '-')}-${k}-completion.signal.md`,
-      text: ['---', 'type: completion', 'severity: low', `project: ${project}`, 'spec: SPC-001', 'phase: "01"', `timestamp: ${ts}`, 'tags: []', 'metadata:', `  profiles: ${JSON.stringify(profiles)}`, '---', '', '## What happened', '', 'Phase 01 was verified.', '', '## Context', '', 'x', '', '## Potential cause', '', 'x', ''].join('\n'),
+      text: [
+        '---',
+        'type: completion',
+        'severity: low',
+        `project: ${project}`,
+        'spec: SPC-001',
+        'phase: "01"',
+        `timestamp: ${ts}`,
+        'tags: []',
+        'metadata:',
+        `  profiles: ${JSON.stringify(profiles)}`,
+        '---',
+        '',
+        '## What happened',
+        '',
+        'Phase 01 was verified.',
+        '',
+        '## Context',
+        '',
+        'x',
+        '',
+        '## Potential cause',
+        '',
+        'x',
+        '',
+      ].join('\n'),
       problem: -1,
     };
   };
@@ -294,13 +321,31 @@ const bench: BenchModule = {
         'new / linked': `${q.patterns} / ${q.links}`,
         'one-offs in patterns': q.oneOffsInPatterns,
       });
-      results.push({ size, runs: count, samples, medianMs: ms, cpuSamples: cpu, cpuMedianMs: median(cpu), parseMs, problems: generated.problems, lessons: generated.lessons.length, cited: generated.cited, ...q });
+      results.push({
+        size,
+        runs: count,
+        samples,
+        medianMs: ms,
+        cpuSamples: cpu,
+        cpuMedianMs: median(cpu),
+        parseMs,
+        problems: generated.problems,
+        lessons: generated.lessons.length,
+        cited: generated.cited,
+        ...q,
+      });
     }
-    const growth = sizes.slice(1).map((s, i) => `${fixed(sizes[i]!)} → ${fixed(s)}: ×${fixed(medians.get(s)! / medians.get(sizes[i]!)!, 1)} time for ×${fixed(s / sizes[i]!)} signals`);
+    const growth = sizes
+      .slice(1)
+      .map((s, i) => `${fixed(sizes[i]!)} → ${fixed(s)}: ×${fixed(medians.get(s)! / medians.get(sizes[i]!)!, 1)} time for ×${fixed(s / sizes[i]!)} signals`);
     const targets: Target[] = [];
     if (medians.has(TARGET.signals)) {
       const ms = medians.get(TARGET.signals)!;
-      targets.push({ name: `${fixed(TARGET.signals)} signals reflected on in under ${fixed(TARGET.ms / 1000)} s`, met: ms < TARGET.ms, detail: `median ${fixed(ms)} ms` });
+      targets.push({
+        name: `${fixed(TARGET.signals)} signals reflected on in under ${fixed(TARGET.ms / 1000)} s`,
+        met: ms < TARGET.ms,
+        detail: `median ${fixed(ms)} ms`,
+      });
     }
     return {
       notes: [

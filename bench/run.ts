@@ -15,7 +15,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const SUFFIX = '.bench.ts';
 
 async function discover(): Promise<string[]> {
-  return (await readdir(here)).filter((f) => f.endsWith(SUFFIX)).map((f) => f.slice(0, -SUFFIX.length)).sort();
+  return (await readdir(here))
+    .filter((f) => f.endsWith(SUFFIX))
+    .map((f) => f.slice(0, -SUFFIX.length))
+    .sort();
 }
 
 type Loaded = { kind: 'module'; module: BenchModule } | { kind: 'self-reporting'; run: (args: string[]) => Promise<unknown> };
@@ -46,7 +49,9 @@ async function main(argv: string[]): Promise<number> {
   await mkdir(resultsDir, { recursive: true });
   const host = machine();
   let missed = 0;
-  process.stdout.write(`machine: ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node} (${host.platform}/${host.arch}), load average ${host.load}\n`);
+  process.stdout.write(
+    `machine: ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node} (${host.platform}/${host.arch}), load average ${host.load}\n`,
+  );
   for (const name of names) {
     const loaded = await load(name);
     if (loaded.kind === 'self-reporting') {
@@ -65,7 +70,15 @@ async function main(argv: string[]): Promise<number> {
       if (!t.met) missed++;
     }
     const out = join(resultsDir, `${name}.json`);
-    const record = { bench: name, date: new Date().toISOString(), seconds: (Date.now() - started) / 1000, machine: host, args, targets: report.targets, results: report.results };
+    const record = {
+      bench: name,
+      date: new Date().toISOString(),
+      seconds: (Date.now() - started) / 1000,
+      machine: host,
+      args,
+      targets: report.targets,
+      results: report.results,
+    };
     await writeFile(out, `${JSON.stringify(record, null, 2)}\n`);
     process.stdout.write(`\nresults: ${out}\n`);
   }

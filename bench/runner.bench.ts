@@ -26,7 +26,6 @@ const TARGET_MS = 20;
 const TARGET_PROCESSES = 10;
 const SPEC_DIR = 'docs/specs/SPC-900-bench';
 
-
 function makeRepo(plans: number, phases: number, seed: number): string {
   const root = mkdtempSync(join(tmpdir(), 'harness-bench-run-'));
   const random = mulberry32(seed);
@@ -197,7 +196,15 @@ const runner: BenchModule = {
         'event loop − spawning ms/plan': fixed(perPlanLoop),
         'wall − waits ms/plan': slots === 1 ? fixed(perPlanRest) : 'overlaps',
       });
-      results.push({ plans, slots, runs, samples, ownProcessesPerPlan: ownPerPlan, perPlanEventLoopMs: perPlanLoop, perPlanWallMinusWaitsMs: slots === 1 ? perPlanRest : null });
+      results.push({
+        plans,
+        slots,
+        runs,
+        samples,
+        ownProcessesPerPlan: ownPerPlan,
+        perPlanEventLoopMs: perPlanLoop,
+        perPlanWallMinusWaitsMs: slots === 1 ? perPlanRest : null,
+      });
     }
     const targets: Target[] = [
       { name: `harness's own time under ${TARGET_MS} ms per plan`, met: worst < TARGET_MS, detail: `worst median ${fixed(worst)} ms per plan` },
@@ -210,10 +217,10 @@ const runner: BenchModule = {
     return {
       notes: [
         `A generated spec (one shell step and one file_exists check per plan, 0–2 dependencies each) run end to end in a fresh git repository, in process, with the script agent; median of ${runs} runs per row.`,
-        "\"event loop − spawning ms/plan\": main-thread active time over the run, less the time spent inside spawn() starting the agent's and checks' processes on the main thread (fork and exec block the thread that starts them), / plans: harness's own JavaScript, plus the small part of handling agent output that runs on the main thread. \"main-thread spawns/plan\" counts every process started, harness's git commands included.",
+        '"event loop − spawning ms/plan": main-thread active time over the run, less the time spent inside spawn() starting the agent\'s and checks\' processes on the main thread (fork and exec block the thread that starts them), / plans: harness\'s own JavaScript, plus the small part of handling agent output that runs on the main thread. "main-thread spawns/plan" counts every process started, harness\'s git commands included.',
         '"wall − waits ms/plan": with one slot, wall time minus time spent waiting on the agent, the orchestrator\'s git and verification, / plans.',
         '"agent ms" includes the agent\'s own git commits; "git ms" is the orchestrator\'s (worktrees, merges, document commits).',
-        '"harness\'s processes/plan": the git commands harness starts and every process those start in turn (git\'s trace2 log), / plans; "agent\'s and checks\' processes/plan": the shells of steps and checks and the git they run. Harness\'s, by kind, per plan:',
+        "\"harness's processes/plan\": the git commands harness starts and every process those start in turn (git's trace2 log), / plans; \"agent's and checks' processes/plan\": the shells of steps and checks and the git they run. Harness's, by kind, per plan:",
         ...breakdown,
       ],
       rows,

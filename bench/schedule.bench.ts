@@ -45,21 +45,51 @@ function againstOptima() {
   const rows = doc.instances.map((r) => {
     const { spec, durations } = asSpec(r.instance);
     const s = simulate(spec, { slots: r.slots, durations });
-    return { slots: r.slots, density: r.density, plans: r.plans, proven: r.proven, toOptimum: s.makespan / r.optimum, toWaves: s.makespan / s.waveMakespan, wavesToOptimum: s.waveMakespan / r.optimum };
+    return {
+      slots: r.slots,
+      density: r.density,
+      plans: r.plans,
+      proven: r.proven,
+      toOptimum: s.makespan / r.optimum,
+      toWaves: s.makespan / s.waveMakespan,
+      wavesToOptimum: s.waveMakespan / r.optimum,
+    };
   });
   const summary = (group: typeof rows) => ({
     instances: group.length,
-    median: round(quantile(group.map((r) => r.toOptimum), 0.5)),
-    p90: round(quantile(group.map((r) => r.toOptimum), 0.9)),
+    median: round(
+      quantile(
+        group.map((r) => r.toOptimum),
+        0.5,
+      ),
+    ),
+    p90: round(
+      quantile(
+        group.map((r) => r.toOptimum),
+        0.9,
+      ),
+    ),
     worst: round(Math.max(...group.map((r) => r.toOptimum))),
-    medianToWaves: round(quantile(group.map((r) => r.toWaves), 0.5)),
-    medianWavesToOptimum: round(quantile(group.map((r) => r.wavesToOptimum), 0.5)),
+    medianToWaves: round(
+      quantile(
+        group.map((r) => r.toWaves),
+        0.5,
+      ),
+    ),
+    medianWavesToOptimum: round(
+      quantile(
+        group.map((r) => r.wavesToOptimum),
+        0.5,
+      ),
+    ),
   });
-  const groups = [...new Set(rows.map((r) => `${r.slots} slots, ${r.density}`))].map((key) => ({ group: key, ...summary(rows.filter((r) => `${r.slots} slots, ${r.density}` === key)) }));
+  const groups = [...new Set(rows.map((r) => `${r.slots} slots, ${r.density}`))].map((key) => ({
+    group: key,
+    ...summary(rows.filter((r) => `${r.slots} slots, ${r.density}` === key)),
+  }));
   const all = summary(rows);
   return { proven: rows.filter((r) => r.proven).length, all, groups };
 }
-
 
 interface Generated {
   spec: ScheduleSpec;
@@ -86,7 +116,7 @@ export function randomSpec(seed: number, size?: number): Generated {
   const plans: SchedulePlan[] = [];
   const phases: { id: string; plans: string[] }[] = [];
   const durations: Record<string, number> = {};
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const size = Math.min(n - i, int(5, 80));
     const phaseId = String(phases.length + 1).padStart(2, '0');
     const phase = { id: phaseId, plans: [] as string[] };
@@ -172,7 +202,7 @@ function pickCost(): { plans: number; microsecondsPerPick: number } {
   const scheduler = new Scheduler(spec);
   const state = scheduler.state();
   const quarter = Math.floor(spec.plans.length / 4);
-  for (let verified = 0; verified < quarter; ) {
+  for (let verified = 0; verified < quarter;) {
     const [next] = scheduler.pick(state, 1);
     if (next === undefined) break;
     state.setPlan(next, 'verified');

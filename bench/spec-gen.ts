@@ -25,7 +25,6 @@ export interface GeneratedSpec {
   edges: number;
 }
 
-
 const AREAS = ['auth', 'billing', 'search', 'notifications', 'profile', 'admin', 'reports', 'checkout', 'inventory', 'audit', 'sync', 'export'];
 const VERBS = ['add', 'wire', 'validate', 'migrate', 'render', 'cache', 'index', 'retry', 'paginate', 'secure'];
 const NOUNS = ['endpoint', 'schema', 'handler', 'view', 'job', 'client', 'store', 'policy', 'hook', 'report'];
@@ -60,7 +59,7 @@ export function generateSpec(shape: SpecShape): GeneratedSpec {
   // Exactly e edges, each to an earlier plan (so the graph is acyclic): mostly to a near
   // neighbour in the same phase, sometimes one or two phases back, now and then anywhere.
   const deps: Set<number>[] = ids.map(() => new Set<number>());
-  for (let made = 0; made < e; ) {
+  for (let made = 0; made < e;) {
     const i = 1 + Math.floor(rand() * (n - 1));
     const r = rand();
     const window = r < 0.7 ? Math.min(i, 8) : r < 0.95 ? Math.min(i, 2 * perPhase) : i;
@@ -114,10 +113,7 @@ export function generateSpec(shape: SpecShape): GeneratedSpec {
     if (chance(0.005)) writes.push(`src/${area}/**`); // a wide glob over the whole area
     const reads = [`src/shared/${pick(NOUNS)}.ts`, ...(chance(0.5) ? [`src/${area}/index.ts`] : [])];
 
-    const checks = [
-      `  - { id: tests, type: tests_pass, command: "npm test -- ${test}" }`,
-      `  - { id: exists, type: file_exists, path: ${src} }`,
-    ];
+    const checks = [`  - { id: tests, type: tests_pass, command: "npm test -- ${test}" }`, `  - { id: exists, type: file_exists, path: ${src} }`];
     if (chance(0.4)) checks.push(`  - { id: exports, type: file_contains, path: ${src}, pattern: "export (function|const|class) \\\\w+" }`);
     if (chance(0.2)) {
       checks.push(`  - id: typecheck\n    type: command_output\n    command: "npx tsc --noEmit -p ."\n    expect:\n      exit_code: 0`);
@@ -125,7 +121,11 @@ export function generateSpec(shape: SpecShape): GeneratedSpec {
     const autonomous = !chance(0.05);
     const deps = dependsOn[i]!;
     const depsYaml =
-      deps.length === 0 ? 'depends_on: []' : chance(0.5) ? `depends_on: [${deps.map((d) => `"${d}"`).join(', ')}]` : `depends_on:\n${deps.map((d) => `  - "${d}"`).join('\n')}`;
+      deps.length === 0
+        ? 'depends_on: []'
+        : chance(0.5)
+          ? `depends_on: [${deps.map((d) => `"${d}"`).join(', ')}]`
+          : `depends_on:\n${deps.map((d) => `  - "${d}"`).join('\n')}`;
     const title = `${verb[0]!.toUpperCase()}${verb.slice(1)} ${area} ${noun}`;
     const text = [
       '---',

@@ -60,7 +60,9 @@ const spec: BenchModule = {
         log(`${size.plans} plans: wrote ${written.files} files (${fixed(written.bytes / 2 ** 20, 1)} MiB) to ${dir}; measuring ${runs + 1} runs`);
         const measured = await runChild<ChildResult>(child, [dir, String(runs)], ['--expose-gc']);
         if (!measured.valid || measured.plans !== size.plans || measured.edges !== size.edges) {
-          throw new Error(`the generated spec of ${size.plans} plans did not load as expected: valid ${measured.valid}, ${measured.errors} errors, ${measured.plans} plans, ${measured.edges} edges`);
+          throw new Error(
+            `the generated spec of ${size.plans} plans did not load as expected: valid ${measured.valid}, ${measured.errors} errors, ${measured.plans} plans, ${measured.edges} edges`,
+          );
         }
         const warm = measured.samples.slice(1);
         const total = median(warm.map((s) => s.totalMs));
@@ -111,8 +113,16 @@ const spec: BenchModule = {
     const targets: Target[] = [];
     const at = results.find((r) => r.plans === TARGET.plans);
     if (at) {
-      targets.push({ name: `${fixed(TARGET.plans)} plans in under ${fixed(TARGET.ms)} ms`, met: at.medianMs < TARGET.ms, detail: `median ${fixed(at.medianMs)} ms (cold ${fixed(at.coldMs)} ms)` });
-      targets.push({ name: `${fixed(TARGET.plans)} plans in under ${TARGET.rssMB} MB`, met: at.peakRssMB < TARGET.rssMB, detail: `peak RSS ${at.peakRssMB} MB (of which ${at.baselineRssMB} MB before any work)` });
+      targets.push({
+        name: `${fixed(TARGET.plans)} plans in under ${fixed(TARGET.ms)} ms`,
+        met: at.medianMs < TARGET.ms,
+        detail: `median ${fixed(at.medianMs)} ms (cold ${fixed(at.coldMs)} ms)`,
+      });
+      targets.push({
+        name: `${fixed(TARGET.plans)} plans in under ${TARGET.rssMB} MB`,
+        met: at.peakRssMB < TARGET.rssMB,
+        detail: `peak RSS ${at.peakRssMB} MB (of which ${at.baselineRssMB} MB before any work)`,
+      });
     }
     if (results.length >= 2) {
       // Roughly linear: per-plan time at the largest size within 2x of the smallest.
@@ -130,7 +140,7 @@ const spec: BenchModule = {
         `Each size in a fresh child process on bare Node (compiled JS, as the CLI ships): 1 cold run, then "runs" warm runs`,
         'with a GC before each; "median ms" is the median of the warm runs, "cold ms" the first run of the process.',
         '"cpu ms": median CPU time (user + system, all threads) of the same runs; "µs per plan": median ms / plans.',
-        'Memory: the child\'s peak RSS (process.resourceUsage().maxRSS) after the cold run, i.e. one validate+graph in a process,',
+        "Memory: the child's peak RSS (process.resourceUsage().maxRSS) after the cold run, i.e. one validate+graph in a process,",
         'which counts the file bytes held outside the V8 heap; "baseline MB" is its RSS before any work (Node and the loaded code).',
       ],
       rows,

@@ -123,7 +123,49 @@ function entry(w: World, i: number): KnowledgeFile {
     const name = `skill-${i}`;
     return {
       path: `skills/${name}/SKILL.md`,
-      text: ['---', `name: ${name}`, `description: ${prose(w, subject, 30)}`, 'metadata:', `  tags: ${tags.join(' ')}`, '---', '', `# ${name}`, '', '## Problem', '', prose(w, subject, 12), '', '## Trigger conditions', '', prose(w, subject, 20), '', '## Root cause', '', prose(w, subject, 12), '', '## Solution', '', `${prose(w, subject, 60)}${files}`, '', '## Verification', '', prose(w, subject, 8), '', '## Anti-patterns', '', prose(w, subject, 8), '', '## Related', '', '- none', '', '## Changelog', '', '- 1.0.0: first version', ''].join('\n'),
+      text: [
+        '---',
+        `name: ${name}`,
+        `description: ${prose(w, subject, 30)}`,
+        'metadata:',
+        `  tags: ${tags.join(' ')}`,
+        '---',
+        '',
+        `# ${name}`,
+        '',
+        '## Problem',
+        '',
+        prose(w, subject, 12),
+        '',
+        '## Trigger conditions',
+        '',
+        prose(w, subject, 20),
+        '',
+        '## Root cause',
+        '',
+        prose(w, subject, 12),
+        '',
+        '## Solution',
+        '',
+        `${prose(w, subject, 60)}${files}`,
+        '',
+        '## Verification',
+        '',
+        prose(w, subject, 8),
+        '',
+        '## Anti-patterns',
+        '',
+        prose(w, subject, 8),
+        '',
+        '## Related',
+        '',
+        '- none',
+        '',
+        '## Changelog',
+        '',
+        '- 1.0.0: first version',
+        '',
+      ].join('\n'),
     };
   }
   const id = `gene-20260301-${i.toString(16).padStart(8, '0')}`;
@@ -201,7 +243,8 @@ const bench: BenchModule = {
       const startIndex = performance.now();
       const index = indexKnowledge(files);
       const indexMs = performance.now() - startIndex;
-      if (index.problems.length > 0 || index.entries.length !== size) throw new Error(`the generated store did not index cleanly: ${index.problems.length} problems, ${index.entries.length} entries`);
+      if (index.problems.length > 0 || index.entries.length !== size)
+        throw new Error(`the generated store did not index cleanly: ${index.problems.length} problems, ${index.entries.length} entries`);
       const times: number[] = [];
       const surfaced: number[] = [];
       subjects.forEach((subject, i) => {
@@ -233,7 +276,13 @@ const bench: BenchModule = {
     const targets: Target[] =
       targetMedian === undefined
         ? []
-        : [{ name: `one plan against 1,000 entries in under ${TARGET_MS} ms`, met: targetMedian < TARGET_MS, detail: `median ${fixed(targetMedian)} ms over ${plans} plans` }];
+        : [
+            {
+              name: `one plan against 1,000 entries in under ${TARGET_MS} ms`,
+              met: targetMedian < TARGET_MS,
+              detail: `median ${fixed(targetMedian)} ms over ${plans} plans`,
+            },
+          ];
     return {
       notes: [
         `${plans} generated plans against each store (after ${WARM_UP} warm-up plans), budget ${DEFAULT_SURFACE.budgetTokens} tokens and ${DEFAULT_SURFACE.maxEntries} entries.`,

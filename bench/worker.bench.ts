@@ -42,12 +42,25 @@ interface Run {
 }
 
 async function once(bundle: string, actions: ClaudeAction[]): Promise<Run> {
-  const repo = await workerRepo(specRepo([{ id: '01-01', title: 'Greeting', checks: ['{ id: greeting, type: file_exists, path: out/greeting.txt }'], blocks: ['Write out/greeting.txt.'] }]), BRANCH);
+  const repo = await workerRepo(
+    specRepo([
+      { id: '01-01', title: 'Greeting', checks: ['{ id: greeting, type: file_exists, path: out/greeting.txt }'], blocks: ['Write out/greeting.txt.'] },
+    ]),
+    BRANCH,
+  );
   const github = new FakeGitHub('octo-org', 'widgets');
   github.defaultBranch = 'main';
   github.branches.set('main', repo.base);
   github.branches.set(BRANCH, repo.base);
-  github.issues.push({ id: 1, number: 3, title: '[01-01] Greeting', body: `<!-- harness:plan ${SPEC}/01-01 hash=0 status=running -->`, labels: ['harness:plan', `spec:${SPEC}`, 'status:running'], state: 'open', state_reason: null });
+  github.issues.push({
+    id: 1,
+    number: 3,
+    title: '[01-01] Greeting',
+    body: `<!-- harness:plan ${SPEC}/01-01 hash=0 status=running -->`,
+    labels: ['harness:plan', `spec:${SPEC}`, 'status:running'],
+    state: 'open',
+    state_reason: null,
+  });
   const server = await github.serve();
   try {
     const claude = await standInClaude([actions]);
@@ -72,10 +85,15 @@ async function once(bundle: string, actions: ClaudeAction[]): Promise<Run> {
       },
     );
     const [call] = (await claude.calls()) as unknown as { started: number }[];
-    const timings = (readTextIfExistsSync(join(claude.bin, 'timings.jsonl')) ?? '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { from: number; to: number });
+    const timings = (readTextIfExistsSync(join(claude.bin, 'timings.jsonl')) ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { from: number; to: number });
     const reporting = timings[0] ? timings[0].to - timings[0].from : 0;
     // Progress writes: PATCHes without a status (the start and the end set one).
-    const writes = github.requests.filter((r) => r.method === 'PATCH' && r.url.includes('/check-runs/') && (r.body as { status?: string }).status === undefined).length;
+    const writes = github.requests.filter(
+      (r) => r.method === 'PATCH' && r.url.includes('/check-runs/') && (r.body as { status?: string }).status === undefined,
+    ).length;
     return { startupMs: call!.started - started, writes, reportingMs: reporting };
   } finally {
     await server.close();
@@ -91,7 +109,17 @@ const worker: BenchModule = {
       const action = findActions().find((a) => a.name === 'worker')!;
       const shipped = (await bundleAction(action)).byteLength;
       const minified = (
-        await build({ entryPoints: [action.entry], bundle: true, platform: 'node', format: 'esm', target: 'node24', minify: true, write: false, logLevel: 'silent', legalComments: 'none' })
+        await build({
+          entryPoints: [action.entry],
+          bundle: true,
+          platform: 'node',
+          format: 'esm',
+          target: 'node24',
+          minify: true,
+          write: false,
+          logLevel: 'silent',
+          legalComments: 'none',
+        })
       ).outputFiles[0]!.contents.byteLength;
       const bundle = await bundleWorker();
       const quick: ClaudeAction[] = [{ write: ['out/greeting.txt', 'hello\n'] }];
@@ -109,7 +137,10 @@ const worker: BenchModule = {
         { measure: 'start-up: worker process start → agent start (median of 5)', value: `${startup} ms` },
         { measure: 'bundle as shipped (actions/worker/dist/index.js)', value: `${(shipped / 1024).toFixed(0)} KiB` },
         { measure: 'bundle minified', value: `${(minified / 1024).toFixed(0)} KiB` },
-        { measure: `check-run progress writes for ${REPORTS} reports`, value: `${chatty.writes} in ${(chatty.reportingMs / 1000).toFixed(1)} s of reporting (+1 final)` },
+        {
+          measure: `check-run progress writes for ${REPORTS} reports`,
+          value: `${chatty.writes} in ${(chatty.reportingMs / 1000).toFixed(1)} s of reporting (+1 final)`,
+        },
       ];
       return {
         notes: [
@@ -119,9 +150,20 @@ const worker: BenchModule = {
         rows,
         targets: [
           { name: `worker start-up under ${START_TARGET_MS} ms after checkout`, met: startup < START_TARGET_MS, detail: `${startup} ms` },
-          { name: `at most one check-run write per ${INTERVAL_MS / 1000} s of reporting, plus the final`, met: chatty.writes <= allowed, detail: `${chatty.writes} writes, ${allowed} allowed` },
+          {
+            name: `at most one check-run write per ${INTERVAL_MS / 1000} s of reporting, plus the final`,
+            met: chatty.writes <= allowed,
+            detail: `${chatty.writes} writes, ${allowed} allowed`,
+          },
         ],
-        results: { startupMs: starts, shippedBytes: shipped, minifiedBytes: minified, reports: REPORTS, reportingMs: chatty.reportingMs, progressWrites: chatty.writes },
+        results: {
+          startupMs: starts,
+          shippedBytes: shipped,
+          minifiedBytes: minified,
+          reports: REPORTS,
+          reportingMs: chatty.reportingMs,
+          progressWrites: chatty.writes,
+        },
       };
     } finally {
       restore();

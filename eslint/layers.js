@@ -30,27 +30,54 @@ const ENGINE = [CORE, ...KNOWLEDGE, LIFECYCLE, FORGE, IMPORTERS, PLANNING];
 /** @type {Record<string, { may: string[]; why: string }>} */
 export const LAYERS = {
   [CORE]: { may: [], why: 'the core (spec, graph, schedule, verify, protocol, documents, config, plan states) depends on nothing above it' },
-  [DOCUMENTS]: { may: [CORE], why: 'the knowledge documents (every kind\'s format, parsing, the store\'s index and trajectory lines) sit on the core documents and nothing else' },
-  [SIGNALS]: { may: [CORE, DOCUMENTS], why: 'capture writes signals in the documents\' formats; it knows nothing of what is learnt from them' },
+  [DOCUMENTS]: {
+    may: [CORE],
+    why: "the knowledge documents (every kind's format, parsing, the store's index and trajectory lines) sit on the core documents and nothing else",
+  },
+  [SIGNALS]: { may: [CORE, DOCUMENTS], why: "capture writes signals in the documents' formats; it knows nothing of what is learnt from them" },
   [LESSONS]: { may: [CORE, DOCUMENTS, SIGNALS], why: 'reflection reads signals (documents) and drafts lessons from them' },
-  [SKILLS]: { may: [CORE, DOCUMENTS, SIGNALS, LESSONS], why: 'skills are extracted from signals (documents), judged with lessons\' records and the reflector' },
-  [GENES]: { may: [CORE, DOCUMENTS, SIGNALS], why: 'genes are solidified from signals and scored from the trajectory (documents); they know no lesson or skill code' },
-  [SURFACING]: { may: [CORE, DOCUMENTS, GENES], why: 'surfacing indexes the accepted documents (their files and signatures included) and balances genes by their settings (genes); a plan\'s failure signatures come in as text' },
-  [SPIKES]: { may: [CORE, DOCUMENTS], why: 'a spike\'s checks and files read its document and nothing else of the loop' },
-  [HOLDOUT]: { may: [CORE, DOCUMENTS, SIGNALS, SKILLS, GENES], why: 'the holdout compares the plans its signals record, and retires a skill or a gene as their own stages do; it knows no surfacing, which it only ever short-circuits' },
-  [IMPORTERS]: { may: [CORE], why: 'importers translate other tools\' files into the core model, before the spec loader' },
-  [LIFECYCLE]: { may: [CORE, DOCUMENTS, SIGNALS, SPIKES], why: 'the plan lifecycle runs on the core, feeds knowledge through the documents and signals, and runs a spike\'s stages; it knows no forge and no runtime' },
+  [SKILLS]: { may: [CORE, DOCUMENTS, SIGNALS, LESSONS], why: "skills are extracted from signals (documents), judged with lessons' records and the reflector" },
+  [GENES]: {
+    may: [CORE, DOCUMENTS, SIGNALS],
+    why: 'genes are solidified from signals and scored from the trajectory (documents); they know no lesson or skill code',
+  },
+  [SURFACING]: {
+    may: [CORE, DOCUMENTS, GENES],
+    why: "surfacing indexes the accepted documents (their files and signatures included) and balances genes by their settings (genes); a plan's failure signatures come in as text",
+  },
+  [SPIKES]: { may: [CORE, DOCUMENTS], why: "a spike's checks and files read its document and nothing else of the loop" },
+  [HOLDOUT]: {
+    may: [CORE, DOCUMENTS, SIGNALS, SKILLS, GENES],
+    why: 'the holdout compares the plans its signals record, and retires a skill or a gene as their own stages do; it knows no surfacing, which it only ever short-circuits',
+  },
+  [IMPORTERS]: { may: [CORE], why: "importers translate other tools' files into the core model, before the spec loader" },
+  [LIFECYCLE]: {
+    may: [CORE, DOCUMENTS, SIGNALS, SPIKES],
+    why: "the plan lifecycle runs on the core, feeds knowledge through the documents and signals, and runs a spike's stages; it knows no forge and no runtime",
+  },
   [PLANNING]: { may: [CORE], why: 'planning (the planning commands, their stages, checks and prompts) judges documents with the core spec model alone' },
-  [FORGE]: { may: [CORE, ...KNOWLEDGE, IMPORTERS, PLANNING], why: 'the forge model (names, markers, issue views, rounds, commands, knowledge-PR drafts of every stage) is what the App and the worker share; it knows no lifecycle' },
+  [FORGE]: {
+    may: [CORE, ...KNOWLEDGE, IMPORTERS, PLANNING],
+    why: 'the forge model (names, markers, issue views, rounds, commands, knowledge-PR drafts of every stage) is what the App and the worker share; it knows no lifecycle',
+  },
   'app/machine': { may: ENGINE, why: 'the machine-side ports (files, processes, browser, server) serve the engine and know none of their callers' },
   'app/agents': { may: [...ENGINE, 'app/machine'], why: 'agents run on the machine ports; they know no runner, worker or App' },
   'app/runner': { may: [...ENGINE, 'app/machine', 'app/agents'], why: 'the local runner knows no GitHub' },
   'app/gateway': { may: ENGINE, why: 'the one gateway to GitHub knows the forge model and nothing of its callers' },
   'app/worker-action': { may: [...ENGINE, 'app/machine', 'app/agents', 'app/gateway'], why: 'the worker never imports the local runner or the App' },
   'app/github': { may: [...ENGINE, 'app/machine', 'app/gateway'], why: 'the App reaches GitHub through the gateway and runs no plan itself' },
-  'app/mcp': { may: [...ENGINE, 'app/machine', 'app/agents', 'app/runner', 'app/gateway'], why: 'harness mcp serves the local tools and reaches GitHub through the gateway, as a person would; it knows no App and no CLI (the CLI hands its commands in)' },
-  'app/cli': { may: [...ENGINE, 'app/machine', 'app/agents', 'app/runner', 'app/mcp'], why: 'the CLI is the local shell: no GitHub of its own (harness mcp reaches it through app/mcp)' },
-  'actions/worker/src': { may: [...ENGINE, 'app/machine', 'app/agents', 'app/gateway', 'app/worker-action'], why: 'the worker action is the shell of app/worker-action' },
+  'app/mcp': {
+    may: [...ENGINE, 'app/machine', 'app/agents', 'app/runner', 'app/gateway'],
+    why: 'harness mcp serves the local tools and reaches GitHub through the gateway, as a person would; it knows no App and no CLI (the CLI hands its commands in)',
+  },
+  'app/cli': {
+    may: [...ENGINE, 'app/machine', 'app/agents', 'app/runner', 'app/mcp'],
+    why: 'the CLI is the local shell: no GitHub of its own (harness mcp reaches it through app/mcp)',
+  },
+  'actions/worker/src': {
+    may: [...ENGINE, 'app/machine', 'app/agents', 'app/gateway', 'app/worker-action'],
+    why: 'the worker action is the shell of app/worker-action',
+  },
   'actions/app/src': { may: [...ENGINE, 'app/machine', 'app/gateway', 'app/github'], why: 'the app action is the shell of app/github' },
 };
 

@@ -23,7 +23,13 @@ export interface AgentCli {
 
 export const AGENT_CLIS: AgentCli[] = [
   { key: 'claude', pin: 'CLAUDE_CODE_VERSION', pkg: '@anthropic-ai/claude-code', bin: 'claude', commands: { '': ['--help'] } },
-  { key: 'codex', pin: 'CODEX_VERSION', pkg: '@openai/codex', bin: 'codex', commands: { exec: ['exec', '--help'], 'exec resume': ['exec', 'resume', '--help'] } },
+  {
+    key: 'codex',
+    pin: 'CODEX_VERSION',
+    pkg: '@openai/codex',
+    bin: 'codex',
+    commands: { exec: ['exec', '--help'], 'exec resume': ['exec', 'resume', '--help'] },
+  },
   { key: 'gemini', pin: 'GEMINI_CLI_VERSION', pkg: '@google/gemini-cli', bin: 'gemini', commands: { '': ['--help'] } },
   { key: 'copilot', pin: 'COPILOT_CLI_VERSION', pkg: '@github/copilot', bin: 'copilot', commands: { '': ['--help'] } },
 ];
@@ -42,7 +48,10 @@ export function pinned(name: string): string {
  */
 export function installClis(dir: string, clis: AgentCli[]): void {
   writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...clis.map((c) => `${c.pkg}@${pinned(c.pin)}`)], { cwd: dir, stdio: 'inherit' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...clis.map((c) => `${c.pkg}@${pinned(c.pin)}`)], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   if (clis.some((c) => c.key === 'claude')) {
     execFileSync(process.execPath, [join(dir, 'node_modules/@anthropic-ai/claude-code/install.cjs')], { cwd: dir, stdio: 'inherit' });
   }

@@ -19,10 +19,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * CommonJS that calls `require` for Node's built-ins, which an ES module bundle does not have.
  * The names are unlikely to collide with anything bundled (esbuild cannot see into a banner).
  */
-const BANNER = [
-  "import { createRequire as __harnessCreateRequire } from 'node:module';",
-  'const require = __harnessCreateRequire(import.meta.url);',
-].join('\n');
+const BANNER = ["import { createRequire as __harnessCreateRequire } from 'node:module';", 'const require = __harnessCreateRequire(import.meta.url);'].join(
+  '\n',
+);
 
 /**
  * Files a bundled dependency looks for beside the bundle when it runs, which esbuild cannot
@@ -185,4 +184,3 @@ async function runCommand(argv: string[]): Promise<number> {
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
   process.exitCode = await main(process.argv.slice(2));
 }
-

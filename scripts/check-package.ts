@@ -39,7 +39,13 @@ function installedNames(dir: string): Set<string> {
 }
 
 async function mcpAnswers(bin: string, cwd: string): Promise<string[]> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp'],
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'check-package', version: '1' });
   await client.connect(transport);
   try {
@@ -69,14 +75,19 @@ async function check(work: string): Promise<void> {
   const extra = [...got].filter((n) => !promised.has(n)).sort();
   const missing = [...promised].filter((n) => !got.has(n)).sort();
   say(`installed ${got.size} packages besides ${pkg.name} (the lockfile promises ${promised.size})`);
-  if (extra.length > 0 || missing.length > 0) problems.push(`the install differs from package-lock.json: ${extra.length > 0 ? `installed but not locked: ${extra.join(', ')}` : ''}${extra.length > 0 && missing.length > 0 ? '; ' : ''}${missing.length > 0 ? `locked but not installed: ${missing.join(', ')}` : ''} (run npm update and commit the lockfile)`);
+  if (extra.length > 0 || missing.length > 0)
+    problems.push(
+      `the install differs from package-lock.json: ${extra.length > 0 ? `installed but not locked: ${extra.join(', ')}` : ''}${extra.length > 0 && missing.length > 0 ? '; ' : ''}${missing.length > 0 ? `locked but not installed: ${missing.join(', ')}` : ''} (run npm update and commit the lockfile)`,
+    );
 
   // 3. The installed command.
   const bin = join(user, 'node_modules', pkg.name, 'bin', 'harness.js');
   const help = run(process.execPath, [bin, '--help'], user);
-  if (help.status !== 0 || !help.stdout.startsWith('Usage: harness')) problems.push(`harness --help: exit ${help.status}, ${JSON.stringify(help.stdout.slice(0, 80))}`);
+  if (help.status !== 0 || !help.stdout.startsWith('Usage: harness'))
+    problems.push(`harness --help: exit ${help.status}, ${JSON.stringify(help.stdout.slice(0, 80))}`);
   const validate = run(process.execPath, [bin, 'validate', join(ROOT, 'examples', 'specs', 'SPC-001-notes-service')], user);
-  if (validate.status !== 0 || !/: valid$/m.test(validate.stdout)) problems.push(`harness validate on the example spec: exit ${validate.status}\n${validate.stdout}${validate.stderr}`);
+  if (validate.status !== 0 || !/: valid$/m.test(validate.stdout))
+    problems.push(`harness validate on the example spec: exit ${validate.status}\n${validate.stdout}${validate.stderr}`);
   else say(`validate: ${validate.stdout.trim()}`);
   const tools = await mcpAnswers(bin, user).catch((e: unknown) => {
     problems.push(`harness mcp: ${e instanceof Error ? e.message : String(e)}`);

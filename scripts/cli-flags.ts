@@ -40,10 +40,28 @@ export function parseHelp(text: string): CliOption[] {
   for (const line of text.split('\n')) {
     const m = /^\s{1,8}((?:-{1,2}[A-Za-z0-9][\w-]*(?:, )?)+)(?:[ =](<[^>]+>(?:\.\.\.)?|\[[^\]]+\]))?(.*)$/.exec(line);
     if (!m) continue;
-    const names = m[1]!.split(', ').map((n) => n.trim()).filter(Boolean);
+    const names = m[1]!
+      .split(', ')
+      .map((n) => n.trim())
+      .filter(Boolean);
     const typed = /\[(string|array|number)\]/.exec(m[3] ?? '');
-    const value = m[2]?.startsWith('<') ? 'required' : m[2]?.startsWith('[') ? (/^\[(string|array|number|boolean)\]$/.test(m[2]) ? (m[2] === '[boolean]' ? 'none' : 'required') : 'optional') : typed ? 'required' : 'none';
-    options.push({ names, value, ...(m[2]?.endsWith('...>') ? { variadic: true } : {}), usage: `${names.at(-1)}${m[2] && value !== 'none' ? ` ${m[2]}` : ''}` });
+    const value = m[2]?.startsWith('<')
+      ? 'required'
+      : m[2]?.startsWith('[')
+        ? /^\[(string|array|number|boolean)\]$/.test(m[2])
+          ? m[2] === '[boolean]'
+            ? 'none'
+            : 'required'
+          : 'optional'
+        : typed
+          ? 'required'
+          : 'none';
+    options.push({
+      names,
+      value,
+      ...(m[2]?.endsWith('...>') ? { variadic: true } : {}),
+      usage: `${names.at(-1)}${m[2] && value !== 'none' ? ` ${m[2]}` : ''}`,
+    });
   }
   return options;
 }
@@ -83,7 +101,11 @@ try {
       commands[command] = cli.key === 'claude' ? [...options, ...hiddenClaudeOptions(bin, options)] : options;
     }
     out[cli.key] = { version, commands };
-    console.log(`${cli.bin} ${version}: ${Object.entries(commands).map(([c, o]) => `${c || '(top)'} ${o.length} options`).join(', ')}`);
+    console.log(
+      `${cli.bin} ${version}: ${Object.entries(commands)
+        .map(([c, o]) => `${c || '(top)'} ${o.length} options`)
+        .join(', ')}`,
+    );
   }
   writeFileSync(TARGET, `${JSON.stringify(out, null, 1)}\n`);
   console.log(`wrote ${TARGET}`);

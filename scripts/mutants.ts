@@ -17,12 +17,17 @@ function tryMutant(m: Mutant): 'killed' | 'survived' {
   const path = join(ROOT, m.file);
   const original = readFileSync(path, 'utf8');
   const at = original.indexOf(m.from);
-  if (at < 0 || original.indexOf(m.from, at + 1) >= 0) throw new Error(`${m.file}: the mutation's text must occur exactly once (found ${at < 0 ? 'none' : 'more than one'}); update scripts/mutants/list.ts`);
+  if (at < 0 || original.indexOf(m.from, at + 1) >= 0)
+    throw new Error(`${m.file}: the mutation's text must occur exactly once (found ${at < 0 ? 'none' : 'more than one'}); update scripts/mutants/list.ts`);
   const restore = () => writeFileSync(path, original);
   process.once('SIGINT', restore);
   try {
     writeFileSync(path, original.slice(0, at) + m.to + original.slice(at + m.from.length));
-    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...m.tests], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...m.tests], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, FORCE_COLOR: '0' },
+    });
     return run.status === 0 ? 'survived' : 'killed';
   } finally {
     restore();

@@ -45,7 +45,10 @@ export function resolved(from: string, name: string, packages: LockPackages = lo
  * them (by lockfile path). A dependency the lockfile does not hold is an error, never skipped: the
  * tree would be smaller than what users get.
  */
-export function installedForUsers(root: Pick<PackageJson, 'dependencies' | 'optionalDependencies'> = pkg, packages: LockPackages = lock.packages): Map<string, LockEntry> {
+export function installedForUsers(
+  root: Pick<PackageJson, 'dependencies' | 'optionalDependencies'> = pkg,
+  packages: LockPackages = lock.packages,
+): Map<string, LockEntry> {
   const found = new Map<string, LockEntry>();
   const visit = (from: string, entry: Pick<LockEntry, 'dependencies' | 'optionalDependencies' | 'peerDependencies' | 'peerDependenciesMeta'>) => {
     // npm installs a package's peers unless they are optional, and its optional dependencies where they install (the lockfile holds those this platform gets).

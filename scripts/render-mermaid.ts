@@ -29,7 +29,9 @@ interface Page {
 /** Each chart rendered in one browser page; with `screenshot`, the last one saved there as a PNG. */
 export async function renderMermaid(charts: readonly string[], options: { screenshot?: string; width?: number } = {}): Promise<Rendered[]> {
   const require = createRequire(import.meta.url);
-  const { chromium } = (await import('playwright-core')) as unknown as { chromium: { launch(o: object): Promise<{ newPage(): Promise<Page>; close(): Promise<void> }> } };
+  const { chromium } = (await import('playwright-core')) as unknown as {
+    chromium: { launch(o: object): Promise<{ newPage(): Promise<Page>; close(): Promise<void> }> };
+  };
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage();
@@ -39,19 +41,27 @@ export async function renderMermaid(charts: readonly string[], options: { screen
     const out: Rendered[] = [];
     for (const [i, chart] of charts.entries()) {
       out.push(
-        await page.evaluate(async ({ text, id }) => {
-          const w = globalThis as unknown as { mermaid: { initialize(o: object): void; render(id: string, text: string): Promise<{ svg: string }> }; document: { getElementById(id: string): { innerHTML: string; querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } } };
-          w.mermaid.initialize({ startOnLoad: false, gantt: { useWidth: 1200 } });
-          const host = w.document.getElementById('chart');
-          try {
-            host.innerHTML = (await w.mermaid.render(id, text)).svg;
-          } catch (e) {
-            host.innerHTML = '';
-            return { error: String((e as Error).message ?? e), bars: 0, labels: [] };
-          }
-          const labels = Array.from(host.querySelectorAll('text.taskText, text.taskTextOutsideRight, text.taskTextOutsideLeft')).map((t) => (t.textContent ?? '').trim());
-          return { bars: host.querySelectorAll('rect.task').length, labels };
-        }, { text: chart, id: `chart${i}` }),
+        await page.evaluate(
+          async ({ text, id }) => {
+            const w = globalThis as unknown as {
+              mermaid: { initialize(o: object): void; render(id: string, text: string): Promise<{ svg: string }> };
+              document: { getElementById(id: string): { innerHTML: string; querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } };
+            };
+            w.mermaid.initialize({ startOnLoad: false, gantt: { useWidth: 1200 } });
+            const host = w.document.getElementById('chart');
+            try {
+              host.innerHTML = (await w.mermaid.render(id, text)).svg;
+            } catch (e) {
+              host.innerHTML = '';
+              return { error: String((e as Error).message ?? e), bars: 0, labels: [] };
+            }
+            const labels = Array.from(host.querySelectorAll('text.taskText, text.taskTextOutsideRight, text.taskTextOutsideLeft')).map((t) =>
+              (t.textContent ?? '').trim(),
+            );
+            return { bars: host.querySelectorAll('rect.task').length, labels };
+          },
+          { text: chart, id: `chart${i}` },
+        ),
       );
     }
     if (options.screenshot) await page.locator('#chart svg').screenshot({ path: options.screenshot });

@@ -46,7 +46,8 @@ const worktree = join(repoStateDir(join(repo, '.git')), 'worktrees/SPC-001/integ
 const index = join(worktree, '.harness/knowledge/index.md');
 const signals = existsSync(index) ? signalEntries(readFileSync(index, 'utf8')).reverse() : [];
 console.log(`\nSignals captured (${signals.length}, committed in ${join(worktree, '.harness/knowledge')}):`);
-for (const s of signals) console.log(`  ${s.type.padEnd(12)} ${s.severity.padEnd(6)} ${(s.plan ?? (s.phase ? `phase ${s.phase}` : '')).padEnd(9)} ${s.summary}`);
+for (const s of signals)
+  console.log(`  ${s.type.padEnd(12)} ${s.severity.padEnd(6)} ${(s.plan ?? (s.phase ? `phase ${s.phase}` : '')).padEnd(9)} ${s.summary}`);
 if (signals.length === 0) console.log('  none');
 console.log('');
 // Reflection on what the run captured: the run reflected itself when the spec was verified

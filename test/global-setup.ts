@@ -41,7 +41,9 @@ export default function setup(): () => Promise<void> | void {
     }
     const swept = readLeftovers(run);
     const left = readdirSync(run).filter((n) => n !== tsx && n !== SHARED_DIR && n !== LEFTOVERS_LOG && !/^w\d+$/.test(n));
-    const workers = readdirSync(run).filter((n) => /^w\d+$/.test(n)).flatMap((w) => readdirSync(join(run, w)).map((n) => `${w}/${n}`));
+    const workers = readdirSync(run)
+      .filter((n) => /^w\d+$/.test(n))
+      .flatMap((w) => readdirSync(join(run, w)).map((n) => `${w}/${n}`));
     rmSync(run, { recursive: true, force: true });
     if (swept.length > 0) {
       const files = new Set(swept.map((l) => l.split('\t')[0]));
@@ -110,7 +112,8 @@ export function processesOf(run: string): Proc[] {
       if (parentOf(pid) === process.pid) continue;
       const cwd = readlinkSync(`/proc/${pid}/cwd`);
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-      if (cwd.startsWith(run) || command.includes(run) || environ.some((v) => v.startsWith('TMPDIR=') && v.slice('TMPDIR='.length).startsWith(run))) found.push({ pid, command });
+      if (cwd.startsWith(run) || command.includes(run) || environ.some((v) => v.startsWith('TMPDIR=') && v.slice('TMPDIR='.length).startsWith(run)))
+        found.push({ pid, command });
     } catch (e) {
       // Ended while we looked, or not ours to read.
       const code = (e as NodeJS.ErrnoException).code;

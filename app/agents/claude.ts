@@ -1,6 +1,15 @@
 import { claudeTelemetry } from './telemetry.js';
 import { toolCallOf, type ToolCall } from '../engine/core/agents/stream-json.js';
-import { describeClaudeEvent, parseClaudeLine, resultFailure, usageLimitFailure, usageOf, type ClaudeEvent, type ClaudeRateLimit, type ClaudeResult } from '../engine/core/agents/claude-stream.js';
+import {
+  describeClaudeEvent,
+  parseClaudeLine,
+  resultFailure,
+  usageLimitFailure,
+  usageOf,
+  type ClaudeEvent,
+  type ClaudeRateLimit,
+  type ClaudeResult,
+} from '../engine/core/agents/claude-stream.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
@@ -22,7 +31,6 @@ export interface ClaudeAgentOptions extends CliAgentOptions {
   /** --max-turns for each session run. */
   maxTurns?: number;
 }
-
 
 /** What Claude Code (2.1.332) prints, and exits 1, when bypassPermissions is asked for as root outside a declared sandbox. */
 const ROOT_REFUSAL = '--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons';
@@ -137,7 +145,10 @@ class ClaudeRun implements CliRun<ClaudeEvent> {
 
   stopped(run: ProcessResult): RunFailure | undefined {
     if (this.result === undefined && run.tail.some((l) => l.includes(ROOT_REFUSAL))) {
-      return { retryable: false, error: `claude refused to run: "${ROOT_REFUSAL}" — the job runs as root (a self-hosted runner or a container: job); run it as another user, or set IS_SANDBOX=1 for the step if the machine is a throwaway sandbox` };
+      return {
+        retryable: false,
+        error: `claude refused to run: "${ROOT_REFUSAL}" — the job runs as root (a self-hosted runner or a container: job); run it as another user, or set IS_SANDBOX=1 for the step if the machine is a throwaway sandbox`,
+      };
     }
     const limited = usageLimitFailure(this.result, this.limit);
     return limited ? { retryable: true, error: limited } : undefined;

@@ -188,7 +188,12 @@ export function runCli<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S
 /** What one run of the CLI came to. */
 type Outcome = ({ ok: true } | ({ ok: false; timedOut?: boolean } & RunFailure)) & { sessionId?: string; text: string; usage?: Usage; started: boolean };
 
-async function session<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S>, context: WorkerContext, reporter: Reporter, open: OpenSession<S>): Promise<void> {
+async function session<E, A, S extends SessionState>(
+  adapter: CliAdapter<E, A, S>,
+  context: WorkerContext,
+  reporter: Reporter,
+  open: OpenSession<S>,
+): Promise<void> {
   const attempt = await adapter.prepare(context, open);
   try {
     await attemptRuns(adapter, context, reporter, open, attempt);
@@ -198,7 +203,13 @@ async function session<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S
 }
 
 /** The attempt's runs of the CLI, from its first prompt to the plan finished, failed or stopped at a question. */
-async function attemptRuns<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S>, context: WorkerContext, reporter: Reporter, open: OpenSession<S>, attempt: A): Promise<void> {
+async function attemptRuns<E, A, S extends SessionState>(
+  adapter: CliAdapter<E, A, S>,
+  context: WorkerContext,
+  reporter: Reporter,
+  open: OpenSession<S>,
+  attempt: A,
+): Promise<void> {
   const { name, options } = adapter;
   const { git, history, store, bridge } = open;
   const budget = new WorkBudget(context.task.timeout_minutes);
@@ -291,7 +302,12 @@ async function runOnce<E, A, S extends SessionState>(
   const stop = new AbortController();
   let started = turn.resume !== undefined;
   const root = context.task.worktree;
-  const start = await inSandbox(context, name, { command: options.executable ?? name, args: adapter.args(turn, attempt, env), cwd: root, env }, adapter.writes?.(attempt));
+  const start = await inSandbox(
+    context,
+    name,
+    { command: options.executable ?? name, args: adapter.args(turn, attempt, env), cwd: root, env },
+    adapter.writes?.(attempt),
+  );
   const proc = await budget.spend(() =>
     runProcess({
       ...start,
@@ -323,12 +339,23 @@ async function runOnce<E, A, S extends SessionState>(
 }
 
 /** How a run ended, when it failed; the order is the one at the top of this module. */
-function endOf<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S>, context: WorkerContext, run: CliRun<E>, proc: ProcessResult, stopped: boolean): (RunFailure & { timedOut?: boolean }) | undefined {
+function endOf<E, A, S extends SessionState>(
+  adapter: CliAdapter<E, A, S>,
+  context: WorkerContext,
+  run: CliRun<E>,
+  proc: ProcessResult,
+  stopped: boolean,
+): (RunFailure & { timedOut?: boolean }) | undefined {
   const { name } = adapter;
   // The same brief would reach the same limit again: not retried.
   if (stopped && !context.signal.aborted) return { retryable: false, error: adapter.turnLimit!(run.turns ?? 0) };
   if (proc.aborted) return { retryable: true, error: `${name} was aborted: ${abortReason(context.signal)}` };
-  if (proc.timedOut) return { retryable: false, timedOut: true, error: `${name} was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})` };
+  if (proc.timedOut)
+    return {
+      retryable: false,
+      timedOut: true,
+      error: `${name} was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})`,
+    };
   if (proc.error && !run.finished) {
     const missing = (proc.error as NodeJS.ErrnoException).code === 'ENOENT';
     const { product, npm } = adapter.install;
@@ -338,7 +365,8 @@ function endOf<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S>, conte
   // A stop at the usage limit is a pause to wait out (the worker reads the reset from its reason), not the plan's failure.
   const short = run.stopped(proc);
   if (short) return short;
-  if (!run.finished) return { retryable: true, error: `${name} exited with ${proc.code === null ? `signal ${proc.signal}` : `code ${proc.code}`} and no result${tailOf(proc)}` };
+  if (!run.finished)
+    return { retryable: true, error: `${name} exited with ${proc.code === null ? `signal ${proc.signal}` : `code ${proc.code}`} and no result${tailOf(proc)}` };
   return run.failure(proc);
 }
 

@@ -65,7 +65,15 @@ export function runCliSession<S extends SessionState>(
   state: SessionStateFile<S>,
   session: (reporter: Reporter, open: OpenSession<S>) => Promise<void>,
 ): Promise<void> {
-  return reportingFailures(agent, context, (reporter) => inCliSession(agent, context, reporter, () => state.read(context.logDir), (open) => session(reporter, open)));
+  return reportingFailures(agent, context, (reporter) =>
+    inCliSession(
+      agent,
+      context,
+      reporter,
+      () => state.read(context.logDir),
+      (open) => session(reporter, open),
+    ),
+  );
 }
 
 /** The longest question the answer's message repeats: the session holds it whole, when the CLI kept it. */
@@ -113,8 +121,20 @@ export async function firstPrompt<S extends SessionState>(
     await save({ ...keep(saved), sessionId: saved.sessionId! } as S);
     return { prompt: answerPrompt(saved.checkpoint!, gate.answer), resume: saved.sessionId! };
   }
-  const commits = context.task.resume || context.task.handoff !== undefined ? (await open.history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
+  const commits =
+    context.task.resume || context.task.handoff !== undefined ? (await open.history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
   const instructions = await executorInstructions(context.task.worktree);
   await save({} as S);
-  return { prompt: buildWorkerPrompt(context.plan, { spec: context.spec, checkpoints: 'mcp', answers: store.all(), commits, knowledge: context.task.knowledge ?? [], instructions, gitReadOnly, ...(context.task.handoff === undefined ? {} : { handoff: context.task.handoff }) }) };
+  return {
+    prompt: buildWorkerPrompt(context.plan, {
+      spec: context.spec,
+      checkpoints: 'mcp',
+      answers: store.all(),
+      commits,
+      knowledge: context.task.knowledge ?? [],
+      instructions,
+      gitReadOnly,
+      ...(context.task.handoff === undefined ? {} : { handoff: context.task.handoff }),
+    }),
+  };
 }

@@ -2,7 +2,20 @@ import { codexTelemetryArgs } from './telemetry.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cliTimeZone, codexLimitOf } from '../engine/core/agents/codex-limit.js';
-import { codexToolCall, codexTurns, describeCodexEvent, isAction, isMessage, parseCodexLine, rolloutUsage, runUsage, usageSince, type CodexEvent, type CodexUsage, type TokenPrice } from '../engine/core/agents/codex-stream.js';
+import {
+  codexToolCall,
+  codexTurns,
+  describeCodexEvent,
+  isAction,
+  isMessage,
+  parseCodexLine,
+  rolloutUsage,
+  runUsage,
+  usageSince,
+  type CodexEvent,
+  type CodexUsage,
+  type TokenPrice,
+} from '../engine/core/agents/codex-stream.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
@@ -31,7 +44,6 @@ export interface CodexAgentOptions extends CliAgentOptions {
   /** More arguments for `codex exec` (and `codex exec resume`), passed as they are, e.g. ["-c", "model_reasoning_effort=\"high\""]. */
   extraArgs?: string[];
 }
-
 
 /** What 0.171.0 says when the API refuses the credential, or none is there: the machine's setup, not the plan. */
 const AUTH_FAILURE = /unexpected status 40[13]\b|Missing environment variable: `[A-Z_]+`|Not logged in|no Codex credentials were found/;
@@ -92,7 +104,10 @@ export class CodexAgent implements Agent, CliAdapter<CodexEvent, ReportBridge> {
     // required: 0.171.0 does not wait for a server that is slow to start (the reporting server takes a second or two) and
     // leaves its tools out of the run; a required one it waits for, and it ends the run if the server cannot start.
     const server = bridge.serverCommand();
-    args.push('-c', `mcp_servers.${MCP_SERVER_NAME}=${toml({ command: server.command, args: server.args, env: server.env, required: true, default_tools_approval_mode: 'approve' })}`);
+    args.push(
+      '-c',
+      `mcp_servers.${MCP_SERVER_NAME}=${toml({ command: server.command, args: server.args, env: server.env, required: true, default_tools_approval_mode: 'approve' })}`,
+    );
     // Its own traces to harness's collector, under the plan's span (agents/telemetry.ts).
     args.push(...codexTelemetryArgs(env));
     if (o.model) args.push('-m', o.model);
@@ -119,7 +134,9 @@ export class CodexAgent implements Agent, CliAdapter<CodexEvent, ReportBridge> {
   }
 
   unpriced(): { message: string } | undefined {
-    return this.options.price ? undefined : { message: 'a budget is set, but agents.codex.price is not: Codex reports tokens and no cost, so the budget cannot be held' };
+    return this.options.price
+      ? undefined
+      : { message: 'a budget is set, but agents.codex.price is not: Codex reports tokens and no cost, so the budget cannot be held' };
   }
 
   // Thread ids are UUIDv7: their first characters are a time, alike from one thread to the next.
@@ -175,9 +192,18 @@ class CodexRun implements CliRun<CodexEvent> {
     const said = this.failed ?? (this.total === undefined ? [this.lastError ?? '', ...run.tail].join('\n') : undefined);
     if (said === undefined) return undefined;
     const limit = codexLimitOf(said, this.now(), this.timeZone);
-    if (limit) return { retryable: true, error: `codex stopped at the model's usage limit: ${limit.evidence}${limit.resetsAt ? ` (resets ${limit.resetsAt.toISOString()})` : ''}` };
+    if (limit)
+      return {
+        retryable: true,
+        error: `codex stopped at the model's usage limit: ${limit.evidence}${limit.resetsAt ? ` (resets ${limit.resetsAt.toISOString()})` : ''}`,
+      };
     const auth = AUTH_FAILURE.exec(said);
-    if (auth) return { retryable: false, environment: true, error: `codex could not reach the model: ${clip(firstLineWith(said, auth[0]), 300)} — set CODEX_API_KEY (an OpenAI API key) for the agent, or run codex login` };
+    if (auth)
+      return {
+        retryable: false,
+        environment: true,
+        error: `codex could not reach the model: ${clip(firstLineWith(said, auth[0]), 300)} — set CODEX_API_KEY (an OpenAI API key) for the agent, or run codex login`,
+      };
     return undefined;
   }
 
@@ -204,11 +230,15 @@ function countFacts(facts: StreamFacts, event: ReturnType<typeof parseCodexLine>
   if (event.type !== 'item' || event.phase !== 'completed') return;
   const item = event.item;
   const call =
-    item.kind === 'command_execution' ? { name: 'Bash', input: { command: item.command }, failed: item.status !== 'completed' }
-    : item.kind === 'file_change' ? { name: 'Edit', input: { changes: item.changes }, failed: item.status !== 'completed' }
-    : item.kind === 'mcp_tool_call' ? { name: `${item.server}.${item.tool}`, input: item.arguments, failed: item.status !== 'completed' }
-    : item.kind === 'web_search' ? { name: 'WebSearch', input: { query: item.query }, failed: false }
-    : undefined;
+    item.kind === 'command_execution'
+      ? { name: 'Bash', input: { command: item.command }, failed: item.status !== 'completed' }
+      : item.kind === 'file_change'
+        ? { name: 'Edit', input: { changes: item.changes }, failed: item.status !== 'completed' }
+        : item.kind === 'mcp_tool_call'
+          ? { name: `${item.server}.${item.tool}`, input: item.arguments, failed: item.status !== 'completed' }
+          : item.kind === 'web_search'
+            ? { name: 'WebSearch', input: { query: item.query }, failed: false }
+            : undefined;
   if (!call) return;
   facts.add({ type: 'tool_use', id: item.id, name: call.name, input: call.input });
   facts.add({ type: 'tool_result', toolUseId: item.id, isError: call.failed, content: '' });
@@ -224,7 +254,12 @@ async function threadUsage(env: Record<string, string | undefined>, threadId: st
 }
 
 function firstLineWith(text: string, needle: string): string {
-  return text.split('\n').find((l) => l.includes(needle))?.trim() ?? needle;
+  return (
+    text
+      .split('\n')
+      .find((l) => l.includes(needle))
+      ?.trim() ?? needle
+  );
 }
 
 function clip(text: string, max: number): string {

@@ -146,7 +146,12 @@ export class CommandAgent implements Agent {
     };
 
     const budget = new WorkBudget(context.task.timeout_minutes);
-    const start = await inSandbox(context, this.name, { command: 'sh', args: ['-c', this.options.command], cwd: context.task.worktree, env: agentEnv(context, store, mcpEnv) });
+    const start = await inSandbox(context, this.name, {
+      command: 'sh',
+      args: ['-c', this.options.command],
+      cwd: context.task.worktree,
+      env: agentEnv(context, store, mcpEnv),
+    });
     const result = await budget.spend(() => {
       proc = startProcess({
         ...start,
@@ -184,7 +189,11 @@ export class CommandAgent implements Agent {
     if (failure) return reporter.failed(failure.error, failure.retryable, { usage, agent });
     if (result.aborted) return reporter.failed(`the command was aborted: ${abortReason(context.signal)}`, true, { usage, agent });
     if (result.timedOut) {
-      return reporter.failed(`the command was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`, false, { timedOut: true, usage, agent });
+      return reporter.failed(`the command was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`, false, {
+        timedOut: true,
+        usage,
+        agent,
+      });
     }
     if (result.error) return reporter.failed(`the command could not run: ${result.error.message}`, false, { environment: true, usage, agent });
     // sh could not find the agent's own program, or may not run it (126): this machine's problem, which is no attempt at the plan.

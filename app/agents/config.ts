@@ -41,7 +41,11 @@ export function agentsConfig(config: HarnessConfig): AgentsConfig {
     if (p.allowed_tools !== undefined) out.copilot.allowedTools = p.allowed_tools;
     if (p.price) {
       const { input_per_million: inputPerMillion, output_per_million: outputPerMillion, per_premium_request: perPremiumRequest } = p.price;
-      out.copilot.price = { ...(inputPerMillion === undefined ? {} : { inputPerMillion }), ...(outputPerMillion === undefined ? {} : { outputPerMillion }), ...(perPremiumRequest === undefined ? {} : { perPremiumRequest }) };
+      out.copilot.price = {
+        ...(inputPerMillion === undefined ? {} : { inputPerMillion }),
+        ...(outputPerMillion === undefined ? {} : { outputPerMillion }),
+        ...(perPremiumRequest === undefined ? {} : { perPremiumRequest }),
+      };
     }
   }
   const x = config.agents.codex;

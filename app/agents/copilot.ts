@@ -2,7 +2,17 @@ import { toolCallOf, type ToolCall } from '../engine/core/agents/stream-json.js'
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { copilotUsage, describeCopilotEvent, parseCopilotLine, usageFileOf, usageSince, type CopilotError, type CopilotEvent, type CopilotPrice, type CopilotResult } from '../engine/core/agents/copilot-stream.js';
+import {
+  copilotUsage,
+  describeCopilotEvent,
+  parseCopilotLine,
+  usageFileOf,
+  usageSince,
+  type CopilotError,
+  type CopilotEvent,
+  type CopilotPrice,
+  type CopilotResult,
+} from '../engine/core/agents/copilot-stream.js';
 import { copilotLimitFailure } from '../engine/core/agents/copilot-limit.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
@@ -29,7 +39,6 @@ export interface CopilotAgentOptions extends CliAgentOptions {
   /** US dollars: a run of the CLI that brings the attempt's cost (at price) over it fails the plan (budget_usd). */
   budgetUsd?: number;
 }
-
 
 const MCP_FILE = 'copilot-mcp.json';
 /** Where --usage-output-file writes, in a folder of its own under logDir: the one place outside its home the CLI writes (the sandbox lets it). */
@@ -89,7 +98,11 @@ export class CopilotAgent implements Agent, CliAdapter<CopilotEvent, CopilotFile
   async prepare(context: WorkerContext, open: OpenSession<CopilotState>): Promise<CopilotFiles> {
     const mcpConfig = join(context.logDir, MCP_FILE);
     // Copilot's own form of an MCP server: a "local" one, all of its tools offered. It holds this run's bridge token: logDir, never the checkout.
-    await writeFile(mcpConfig, `${JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: 'local', ...open.bridge.serverCommand(), tools: ['*'] } } }, null, 2)}\n`, { mode: 0o600 });
+    await writeFile(
+      mcpConfig,
+      `${JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: 'local', ...open.bridge.serverCommand(), tools: ['*'] } } }, null, 2)}\n`,
+      { mode: 0o600 },
+    );
     const usagePath = join(context.logDir, USAGE_FILE);
     await mkdir(dirname(usagePath), { recursive: true });
     return { mcpConfig, usagePath, ...(open.saved.counted ? { counted: open.saved.counted } : {}) };
@@ -186,7 +199,13 @@ class CopilotRun implements CliRun<CopilotEvent> {
     // A resumed session's file holds its totals: this run is what they grew by since they were last counted.
     const before = this.attempt.counted?.session === this.session ? this.attempt.counted : undefined;
     const run = file && usageSince(file, before);
-    if (file) this.attempt.counted = { session: this.session, ...(file.inputTokens === undefined ? {} : { inputTokens: file.inputTokens }), ...(file.outputTokens === undefined ? {} : { outputTokens: file.outputTokens }), ...(file.premiumRequests === undefined ? {} : { premiumRequests: file.premiumRequests }) };
+    if (file)
+      this.attempt.counted = {
+        session: this.session,
+        ...(file.inputTokens === undefined ? {} : { inputTokens: file.inputTokens }),
+        ...(file.outputTokens === undefined ? {} : { outputTokens: file.outputTokens }),
+        ...(file.premiumRequests === undefined ? {} : { premiumRequests: file.premiumRequests }),
+      };
     // The turns the CLI was stopped in are counted as the ones it was allowed: the one over the limit never ran.
     return copilotUsage(stopped ? this.options.maxTurns! : this.turns, run, this.options.price);
   }
@@ -233,7 +252,10 @@ function classicTokenVars(env: Record<string, string | undefined>): string[] {
 
 /** What to give Copilot CLI to sign in with: which variables harness looked at, which it left out, and the kind of token. */
 function credentialAdvice(classic: readonly string[]): string {
-  const left = classic.length > 0 ? `; ${classic.join(' and ')} held a classic personal access token (ghp_…), which Copilot refuses, so harness left ${classic.length > 1 ? 'them' : 'it'} out` : '';
+  const left =
+    classic.length > 0
+      ? `; ${classic.join(' and ')} held a classic personal access token (ghp_…), which Copilot refuses, so harness left ${classic.length > 1 ? 'them' : 'it'} out`
+      : '';
   return (
     `harness looked at ${TOKEN_VARS.join(' and ')} (never GITHUB_TOKEN, the job's own)${left}. ` +
     'Copilot needs a fine-grained personal access token (github_pat_…) of a user with a Copilot seat, with the Copilot Requests permission, ' +

@@ -3,7 +3,17 @@ import { toolCallOf, type ToolCall } from '../engine/core/agents/stream-json.js'
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { describeGeminiEvent, FinalText, geminiResultFailure, geminiUsage, parseGeminiLine, TurnCounter, type GeminiEvent, type GeminiResult, type TokenPrice } from '../engine/core/agents/gemini-stream.js';
+import {
+  describeGeminiEvent,
+  FinalText,
+  geminiResultFailure,
+  geminiUsage,
+  parseGeminiLine,
+  TurnCounter,
+  type GeminiEvent,
+  type GeminiResult,
+  type TokenPrice,
+} from '../engine/core/agents/gemini-stream.js';
 import { geminiLimitOf, geminiLimitReason } from '../engine/core/agents/gemini-limit.js';
 import type { StreamFacts } from '../engine/core/agents/stream-facts.js';
 import type { Usage } from '../engine/core/protocol/messages.js';
@@ -150,7 +160,7 @@ export class GeminiAgent implements Agent, CliAdapter<GeminiEvent, string, Gemin
     if (mode !== 'auto_edit' && mode !== 'default') return rm(join(dir, POLICY_FILE), { force: true });
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const rule = [
-      '# Written by harness for the plan\'s run: the commands its checks run, and git to commit.',
+      "# Written by harness for the plan's run: the commands its checks run, and git to commit.",
       '[[rule]]',
       'toolName = "run_shell_command"',
       `commandPrefix = ${JSON.stringify(prefixes)}`,
@@ -233,9 +243,17 @@ class GeminiRun implements CliRun<GeminiEvent> {
     if (this.result === undefined && run.code === AUTH_EXIT) {
       // What the CLI said, not what harness guesses: a key may be set and another auth chosen.
       if (run.tail.some((l) => l.includes('Invalid auth method selected'))) {
-        return { retryable: false, environment: true, error: `gemini could not authenticate: it said "Invalid auth method selected." — it chose an auth type it cannot use headless (GOOGLE_GEMINI_BASE_URL alone selects its "gateway" auth): set GEMINI_API_KEY beside the base URL, or choose security.auth.selectedType in your ~/.gemini/settings.json${tailOf(run)}` };
+        return {
+          retryable: false,
+          environment: true,
+          error: `gemini could not authenticate: it said "Invalid auth method selected." — it chose an auth type it cannot use headless (GOOGLE_GEMINI_BASE_URL alone selects its "gateway" auth): set GEMINI_API_KEY beside the base URL, or choose security.auth.selectedType in your ~/.gemini/settings.json${tailOf(run)}`,
+        };
       }
-      return { retryable: false, environment: true, error: `gemini could not authenticate: set GEMINI_API_KEY (or GOOGLE_GENAI_USE_VERTEXAI with GOOGLE_API_KEY or GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION) for the agent${tailOf(run)}` };
+      return {
+        retryable: false,
+        environment: true,
+        error: `gemini could not authenticate: set GEMINI_API_KEY (or GOOGLE_GENAI_USE_VERTEXAI with GOOGLE_API_KEY or GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION) for the agent${tailOf(run)}`,
+      };
     }
     // A stop at the quota is a pause to wait out (the worker reads the reset from this reason), not the plan's failure.
     const limited = this.result?.status === 'error' && this.result.error ? geminiLimitOf(this.result.error.message, new Date()) : undefined;

@@ -53,7 +53,15 @@ export async function mergedBy(dir: string, path: string, cuts?: Set<string>): P
   const [sha, author, date] = added.split(SEP) as [string, string, string];
   // A shallow checkout's cut: the file was there before it, added by someone the checkout does not know.
   if ((cuts ?? (await shallowCuts(git))).has(sha)) return undefined;
-  const merges = await ask(git, ['log', '--merges', '--first-parent', '--ancestry-path', '--reverse', `--format=%cn${SEP}%cI${SEP}%an${SEP}%aI`, `${sha}..HEAD`]);
+  const merges = await ask(git, [
+    'log',
+    '--merges',
+    '--first-parent',
+    '--ancestry-path',
+    '--reverse',
+    `--format=%cn${SEP}%cI${SEP}%an${SEP}%aI`,
+    `${sha}..HEAD`,
+  ]);
   const first = merges?.split('\n')[0];
   if (first) {
     const [committer, committed, mergeAuthor, authored] = first.split(SEP) as [string, string, string, string];

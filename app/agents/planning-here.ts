@@ -101,7 +101,11 @@ export async function runPlanningHere(options: PlanningHere): Promise<PlanningOu
   }
   const specRoot = join(options.root, specDir);
   const before = loadSpec(await readSpecFiles(specRoot), PLAN_READING);
-  if (!before.spec) return failed(`the spec in ${specDir} cannot be read, so there is nothing to plan from`, before.problems.map((p) => formatProblem(p, specDir === '.' ? '' : specDir)));
+  if (!before.spec)
+    return failed(
+      `the spec in ${specDir} cannot be read, so there is nothing to plan from`,
+      before.problems.map((p) => formatProblem(p, specDir === '.' ? '' : specDir)),
+    );
   report.spec = before.spec.id;
   const refused = planningPrecondition(command, before.spec);
   if (refused) return failed(refused);
@@ -114,7 +118,11 @@ export async function runPlanningHere(options: PlanningHere): Promise<PlanningOu
   const stages = planningStages(command, discuss);
   const prompts = new Map<PlanningAgentName, AgentPrompt>();
   for (const name of new Set(stages.map((s) => s.agent))) {
-    const loaded = await loadPrompt(options.root, name, stages.filter((s) => s.agent === name).map((s) => s.section));
+    const loaded = await loadPrompt(
+      options.root,
+      name,
+      stages.filter((s) => s.agent === name).map((s) => s.section),
+    );
     if (!loaded.ok) return failed(loaded.reason, loaded.problems);
     prompts.set(name, loaded.prompt);
   }
@@ -177,7 +185,10 @@ export async function runPlanningHere(options: PlanningHere): Promise<PlanningOu
       );
       if (result.kind !== 'completed') {
         await checkout.reset(since);
-        const error = result.kind === 'failed' ? result.error : `it stopped to ask "${result.checkpoint.prompt.split('\n')[0]}", and nobody answers a planning agent mid-stage`;
+        const error =
+          result.kind === 'failed'
+            ? result.error
+            : `it stopped to ask "${result.checkpoint.prompt.split('\n')[0]}", and nobody answers a planning agent mid-stage`;
         return failed(`${agentFailure(agent, error)}; nothing was committed`);
       }
       const allowed = [...stage.may.map((g) => inDir(specDir, g)), ...(answersFile ? [answersFile] : [])];
@@ -201,7 +212,10 @@ export async function runPlanningHere(options: PlanningHere): Promise<PlanningOu
         return failed(`what the agent wrote for ${stage.title} still does not pass after its second try; nothing was committed`, problems);
       }
       report.retries.push({ stage: stage.id, problems });
-      await progress.event({ kind: 'progress', message: `${stage.title}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; giving them back to the agent once` });
+      await progress.event({
+        kind: 'progress',
+        message: `${stage.title}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; giving them back to the agent once`,
+      });
     }
   }
 
@@ -211,7 +225,18 @@ export async function runPlanningHere(options: PlanningHere): Promise<PlanningOu
     ...(report.retries.length > 0 ? [`First tries refused and written again: ${report.retries.map((r) => r.stage).join(', ')}.`] : []),
     ...(report.discarded.length > 0 ? [`Put back as they were (outside the documents of the command): ${report.discarded.join(', ')}.`] : []),
   ].join('\n\n');
-  const commit = await checkout.commit(since, { subject, body, trailers: [{ key: 'Spec', value: before.spec.id }, { key: 'Planning', value: command.name }] }, specDir);
+  const commit = await checkout.commit(
+    since,
+    {
+      subject,
+      body,
+      trailers: [
+        { key: 'Spec', value: before.spec.id },
+        { key: 'Planning', value: command.name },
+      ],
+    },
+    specDir,
+  );
   if (!commit) return failed(`the agent changed nothing in ${specDir}; nothing was committed`);
   const files = (await checkout.git.run(['diff', '--name-only', '--no-renames', since, commit.sha])).split('\n').filter(Boolean);
   return { kind: 'committed', sha: commit.sha, subject, files, stages: stages.map((s) => s.id), ...report };
@@ -229,10 +254,14 @@ async function planningKnowledge(options: PlanningHere, spec: Spec, safety: Safe
     const index = await loadSurfacingIndex(dir);
     const specText = await readTextIfExists(join(options.root, options.specDir, 'SPEC.md'));
     const entries = await safeSurfaced(surface(index, planningSurfaceSubject(options.command, spec, specText), options.surface ?? DEFAULT_SURFACE), safety);
-    if (entries.length > 0) await options.progress.event({ kind: 'progress', message: `the brief holds ${entries.map((e) => `${e.kind} ${KNOWLEDGE_ROOT}/${e.path}`).join(', ')}` });
+    if (entries.length > 0)
+      await options.progress.event({ kind: 'progress', message: `the brief holds ${entries.map((e) => `${e.kind} ${KNOWLEDGE_ROOT}/${e.path}`).join(', ')}` });
     return entries;
   } catch (e) {
-    await options.progress.event({ kind: 'progress', message: `${KNOWLEDGE_ROOT} could not be read (${(e as Error).message}); planning without surfaced knowledge` });
+    await options.progress.event({
+      kind: 'progress',
+      message: `${KNOWLEDGE_ROOT} could not be read (${(e as Error).message}); planning without surfaced knowledge`,
+    });
     return [];
   }
 }
@@ -276,4 +305,3 @@ async function confine(checkout: SpikeCheckout, since: string, allowed: readonly
   }
   return all;
 }
-

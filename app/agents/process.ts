@@ -113,10 +113,15 @@ export function startProcess(options: ProcessOptions): RunningProcess {
   log?.on('error', () => undefined);
   // Through a rename: a kill while it is written leaves the tag's record whole, never an empty file.
   const pidFile = options.pidFile;
-  const pidWritten = pid !== undefined && pidFile ? writeFile(`${pidFile}.tmp`, JSON.stringify({ pid, tag, cgroup })).then(() => rename(`${pidFile}.tmp`, pidFile)).catch((e: unknown) => {
-    // A pid file that could not be written only costs finding the process later; a bug is not that.
-    if (!isSystemError(e)) throw e;
-  }) : Promise.resolve();
+  const pidWritten =
+    pid !== undefined && pidFile
+      ? writeFile(`${pidFile}.tmp`, JSON.stringify({ pid, tag, cgroup }))
+          .then(() => rename(`${pidFile}.tmp`, pidFile))
+          .catch((e: unknown) => {
+            // A pid file that could not be written only costs finding the process later; a bug is not that.
+            if (!isSystemError(e)) throw e;
+          })
+      : Promise.resolve();
 
   let chain: Promise<void> = Promise.resolve();
   let exited = false;
@@ -178,10 +183,13 @@ export function startProcess(options: ProcessOptions): RunningProcess {
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const timeout =
     options.timeoutMs !== undefined
-      ? setTimeout(() => {
-          result.timedOut = true;
-          kill();
-        }, Math.max(0, options.timeoutMs))
+      ? setTimeout(
+          () => {
+            result.timedOut = true;
+            kill();
+          },
+          Math.max(0, options.timeoutMs),
+        )
       : undefined;
 
   child.stdin.on('error', () => undefined);
@@ -208,7 +216,9 @@ export function startProcess(options: ProcessOptions): RunningProcess {
       // What it left running, out of its group too (setsid, a cleared environment), ends now with its container, and is on record.
       result.reaped = await container.end();
       if (result.reaped.length > 0) {
-        log?.write(`\n[harness] ended ${result.reaped.length} process${result.reaped.length === 1 ? '' : 'es'} left running: ${result.reaped.map((r) => `${r.pid} (${r.command.slice(0, 200)})`).join(', ')}\n`);
+        log?.write(
+          `\n[harness] ended ${result.reaped.length} process${result.reaped.length === 1 ? '' : 'es'} left running: ${result.reaped.map((r) => `${r.pid} (${r.command.slice(0, 200)})`).join(', ')}\n`,
+        );
       }
       for (const stream of ['stdout', 'stderr'] as const) {
         if (buffers[stream]) pushLine(buffers[stream], stream);

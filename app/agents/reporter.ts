@@ -36,7 +36,15 @@ export class Reporter {
 
   /** A tool call the agent's stream reported (cli-driver.ts, CliAdapter.toolCall), as it starts or ends. */
   tool(call: ToolCall): Promise<void> {
-    return this.send({ ...this.envelope, type: 'tool_call', plan: this.plan, id: call.id.slice(0, 200), ...(call.name ? { name: call.name.slice(0, 200) } : {}), phase: call.phase, ...(call.error === undefined ? {} : { error: call.error }) });
+    return this.send({
+      ...this.envelope,
+      type: 'tool_call',
+      plan: this.plan,
+      id: call.id.slice(0, 200),
+      ...(call.name ? { name: call.name.slice(0, 200) } : {}),
+      phase: call.phase,
+      ...(call.error === undefined ? {} : { error: call.error }),
+    });
   }
 
   checkpoint(checkpoint: Checkpoint): Promise<void> {
@@ -56,7 +64,11 @@ export class Reporter {
   }
 
   /** `timedOut`: the plan's timeout_minutes stopped the work; `usage`: what the agent reported it used; `agent`: what it counted of its work. */
-  failed(error: string, retryable = false, facts: { timedOut?: boolean; environment?: boolean; usage?: Usage | undefined; agent?: AgentFacts | undefined } = {}): Promise<void> {
+  failed(
+    error: string,
+    retryable = false,
+    facts: { timedOut?: boolean; environment?: boolean; usage?: Usage | undefined; agent?: AgentFacts | undefined } = {},
+  ): Promise<void> {
     return this.send({
       ...this.envelope,
       type: 'task_failed',
@@ -100,12 +112,16 @@ export function harnessFault(e: unknown): string | undefined {
   const spawn = SPAWN_FAILED.exec(text);
   if (spawn !== null) {
     const [said, program, code] = spawn;
-    const fix = code === 'ENOENT' ? `${program!} is not on the PATH harness gives its processes; install it or put it on that PATH` : `${program!} is not executable by this user`;
+    const fix =
+      code === 'ENOENT'
+        ? `${program!} is not on the PATH harness gives its processes; install it or put it on that PATH`
+        : `${program!} is not executable by this user`;
     return `this machine could not start ${program!} for harness (${said}): ${fix}; run the same command again once it can`;
   }
   const disk = environmentFault(e);
   if (disk !== undefined) return disk;
-  if (TOO_MANY_FILES.test(text)) return 'this machine has too many open files for harness (EMFILE): raise the limit (ulimit -n) or run fewer slots, then run the same command again';
+  if (TOO_MANY_FILES.test(text))
+    return 'this machine has too many open files for harness (EMFILE): raise the limit (ulimit -n) or run fewer slots, then run the same command again';
   return undefined;
 }
 

@@ -15,6 +15,13 @@ interface Start {
  */
 export async function inSandbox<T extends Start>(context: WorkerContext, engine: string, start: T, writes: readonly string[] = []): Promise<T> {
   if (!context.sandbox) return start;
-  const wrapped = await context.sandbox.wrap({ engine, command: start.command, args: start.args, cwd: start.cwd, env: start.env, ...(writes.length > 0 ? { writes } : {}) });
+  const wrapped = await context.sandbox.wrap({
+    engine,
+    command: start.command,
+    args: start.args,
+    cwd: start.cwd,
+    env: start.env,
+    ...(writes.length > 0 ? { writes } : {}),
+  });
   return { ...start, command: wrapped.command, args: wrapped.args, env: wrapped.env };
 }

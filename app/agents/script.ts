@@ -109,7 +109,12 @@ export class ScriptAgent implements Agent {
       commits.push(commit.sha);
       const n = commit.files.length;
       const sha = commit.sha.slice(0, 7);
-      await reporter.progress(n === 0 ? `step ${task.index}/${total} changed no file; recorded as done in ${sha}` : `step ${task.index}/${total} committed as ${sha}: ${n} file${n === 1 ? '' : 's'} changed`, position);
+      await reporter.progress(
+        n === 0
+          ? `step ${task.index}/${total} changed no file; recorded as done in ${sha}`
+          : `step ${task.index}/${total} committed as ${sha}: ${n} file${n === 1 ? '' : 's'} changed`,
+        position,
+      );
     }
     const reused = done.size;
     await reporter.completed(commits, `${total} step${total === 1 ? '' : 's'} committed${reused > 0 ? ` (${reused} by an earlier attempt)` : ''}`);
@@ -129,7 +134,12 @@ export class ScriptAgent implements Agent {
     // The script goes to a file, not `-c`: no argument-length limit, and the exact text that ran stays beside its log.
     await writeFile(file, `${step.script}\n`);
     await appendFile(log, `# ${context.now().toISOString()} ${label}\n`);
-    const start = await inSandbox(context, 'script', { command: SHELLS[step.lang]!, args: ['-e', file], cwd: context.task.worktree, env: agentEnv(context, store, { HARNESS_TASK: `${step.index}/${total}` }) });
+    const start = await inSandbox(context, 'script', {
+      command: SHELLS[step.lang]!,
+      args: ['-e', file],
+      cwd: context.task.worktree,
+      env: agentEnv(context, store, { HARNESS_TASK: `${step.index}/${total}` }),
+    });
     const result = await budget.spend(() =>
       runProcess({
         ...start,
@@ -143,7 +153,11 @@ export class ScriptAgent implements Agent {
     const tail = lines.length > 0 ? `\n${lines.join('\n')}` : '';
     if (result.aborted) return { error: `aborted during ${label}: ${abortReason(context.signal)}`, retryable: true };
     if (result.timedOut) {
-      return { error: `${label} was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`, retryable: false, timedOut: true };
+      return {
+        error: `${label} was stopped: plan ${context.plan.id} used up its timeout_minutes (${context.task.timeout_minutes})${tail}`,
+        retryable: false,
+        timedOut: true,
+      };
     }
     if (result.error) return { error: `${label} could not run: ${result.error.message}`, retryable: false };
     if (result.code !== 0) {

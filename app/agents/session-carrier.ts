@@ -33,7 +33,11 @@ export interface SessionCarrier {
  * The carrier of a CLI whose agent records its session in `state`: the session is the one
  * recorded there, and a seeded one is recorded there with `seeded` besides.
  */
-export function sessionCarrier<S extends SessionState>(state: SessionStateFile<S>, where: Pick<SessionCarrier, 'home' | 'files'>, seeded: Partial<S> = {}): SessionCarrier {
+export function sessionCarrier<S extends SessionState>(
+  state: SessionStateFile<S>,
+  where: Pick<SessionCarrier, 'home' | 'files'>,
+  seeded: Partial<S> = {},
+): SessionCarrier {
   return {
     current: async (logDir) => (await state.read(logDir)).sessionId,
     home: (cwd, env) => where.home(cwd, env),

@@ -90,7 +90,10 @@ export class SpikeCheckout implements SpikeWorkspace {
       if (!info?.isFile()) continue;
       if (info.size > MAX_SPIKE_FILE_BYTES) {
         await rm(full, { force: true });
-        dropped.push({ path, why: `${Math.round(info.size / 1024)} KiB is more than a spike's file may hold (${MAX_SPIKE_FILE_BYTES / 1024 / 1024} MiB); keep a summary or a sample in results/` });
+        dropped.push({
+          path,
+          why: `${Math.round(info.size / 1024)} KiB is more than a spike's file may hold (${MAX_SPIKE_FILE_BYTES / 1024 / 1024} MiB); keep a summary or a sample in results/`,
+        });
         continue;
       }
       const bytes = await readFile(full);

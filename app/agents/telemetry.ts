@@ -14,7 +14,8 @@ import { otlpConfigured, tracesUrl } from '../machine/otel.js';
 
 type Env = Record<string, string | undefined>;
 
-const unset = (env: Env, values: Record<string, string>): Env => Object.fromEntries(Object.entries(values).filter(([k]) => env[k] === undefined || env[k] === ''));
+const unset = (env: Env, values: Record<string, string>): Env =>
+  Object.fromEntries(Object.entries(values).filter(([k]) => env[k] === undefined || env[k] === ''));
 
 /**
  * Claude Code 2.1.332: CLAUDE_CODE_ENABLE_TELEMETRY turns telemetry on; its session traces (a

@@ -52,20 +52,36 @@ export async function finishedEarlier(history: PlanHistory): Promise<string[] | 
   return (await history.commits()).map((c) => c.sha);
 }
 
-export async function finishWholePlan(context: WorkerContext, git: Git, history: PlanHistory, reporter: Reporter, summary: string, usage?: Usage, facts?: AgentFacts): Promise<void> {
+export async function finishWholePlan(
+  context: WorkerContext,
+  git: Git,
+  history: PlanHistory,
+  reporter: Reporter,
+  summary: string,
+  usage?: Usage,
+  facts?: AgentFacts,
+): Promise<void> {
   const commit = await commitTask(git, {
     spec: context.spec,
     plan: context.plan.id,
     task: 1,
     total: 1,
     title: context.plan.title,
-    emptyBody: 'The agent committed all its work itself. This commit, with no changes, marks the plan done on its branch, so that a resumed run does not start it again.',
+    emptyBody:
+      'The agent committed all its work itself. This commit, with no changes, marks the plan done on its branch, so that a resumed run does not start it again.',
   });
   const sha = commit.sha.slice(0, 7);
   const n = commit.files.length;
   await reporter.progress(
-    n === 0 ? `marked the plan done in ${sha} (the agent committed all its work itself)` : `committed the ${n === 1 ? 'file' : `${n} files`} the agent left uncommitted as ${sha}`,
+    n === 0
+      ? `marked the plan done in ${sha} (the agent committed all its work itself)`
+      : `committed the ${n === 1 ? 'file' : `${n} files`} the agent left uncommitted as ${sha}`,
     { task: 1, total: 1 },
   );
-  await reporter.completed((await history.commits()).map((c) => c.sha), summary, usage, facts);
+  await reporter.completed(
+    (await history.commits()).map((c) => c.sha),
+    summary,
+    usage,
+    facts,
+  );
 }

@@ -25,10 +25,21 @@ const CLIS = {
  * first plan started, a missing setting failed that plan and blocked all that depend on it,
  * with the reason only in the plan's status. Returns the message, or undefined when all is well.
  */
-export function agentProblem(spec: Spec, config: HarnessConfig, forced: string | undefined, where: { path: string | undefined; cwd: string }): string | undefined {
+export function agentProblem(
+  spec: Spec,
+  config: HarnessConfig,
+  forced: string | undefined,
+  where: { path: string | undefined; cwd: string },
+): string | undefined {
   const names = forced !== undefined ? [forced] : [...new Set(spec.plans.map((p) => p.agent ?? config.agent))];
   for (const name of names) {
-    const who = forced !== undefined ? `--agent ${name}` : `the ${name} agent (${spec.plans.filter((p) => (p.agent ?? config.agent) === name).map((p) => p.id).join(', ')})`;
+    const who =
+      forced !== undefined
+        ? `--agent ${name}`
+        : `the ${name} agent (${spec.plans
+            .filter((p) => (p.agent ?? config.agent) === name)
+            .map((p) => p.id)
+            .join(', ')})`;
     const problem = oneAgentProblem(name, who, config, where, ['script', 'command']);
     if (problem !== undefined) return problem;
   }
@@ -40,7 +51,13 @@ export function agentProblem(spec: Spec, config: HarnessConfig, forced: string |
  * starts a worktree or an agent: `who` names it in the message, `others` are the agents the
  * command could take instead.
  */
-export function oneAgentProblem(name: string, who: string, config: HarnessConfig, where: { path: string | undefined; cwd: string }, others: readonly string[]): string | undefined {
+export function oneAgentProblem(
+  name: string,
+  who: string,
+  config: HarnessConfig,
+  where: { path: string | undefined; cwd: string },
+  others: readonly string[],
+): string | undefined {
   try {
     agentFor(name, agentsConfig(config));
   } catch (e) {

@@ -32,7 +32,12 @@ export function graphProblems(loaded: LoadedSpec): Problem[] {
 
 /** The stable JSON error `graph --json` and `simulate --json` print on stdout when there is nothing to show. */
 export interface JsonError {
-  error: { command: string; message: string; spec: string; problems: { file: string; line: number; severity: 'error' | 'warning'; code: string; message: string }[] };
+  error: {
+    command: string;
+    message: string;
+    spec: string;
+    problems: { file: string; line: number; severity: 'error' | 'warning'; code: string; message: string }[];
+  };
 }
 
 /**
@@ -46,12 +51,21 @@ export function specForGraph(loaded: LoadedSpec, dir: string, command: string, i
   if (blocking.length === 0 && loaded.spec) {
     const others = countErrors(loaded.problems);
     if (others > 0) {
-      io.stderr(`harness ${command}: ${shown} has ${others === 1 ? '1 error that does' : `${others} errors that do`} not change its graph; shown anyway (harness validate ${shown} lists them)\n`);
+      io.stderr(
+        `harness ${command}: ${shown} has ${others === 1 ? '1 error that does' : `${others} errors that do`} not change its graph; shown anyway (harness validate ${shown} lists them)\n`,
+      );
     }
     return loaded.spec;
   }
   const message = `${shown} has ${blocking.length === 1 ? '1 error that keeps' : `${blocking.length} errors that keep`} its graph from being read; fix ${blocking.length === 1 ? 'it' : 'them'} first (harness validate ${shown})`;
-  reportError(io, command, json, shown, message, blocking.map((p) => ({ ...p, file: `${shown}/${p.file}` })));
+  reportError(
+    io,
+    command,
+    json,
+    shown,
+    message,
+    blocking.map((p) => ({ ...p, file: `${shown}/${p.file}` })),
+  );
   return undefined;
 }
 

@@ -12,6 +12,9 @@ export function gsdImportHint(dir: string, cwd: string, shown: string): string |
   const planning = basename(full) === '.planning' ? full : existsSync(join(full, '.planning')) ? join(full, '.planning') : undefined;
   const looksGsd = planning !== undefined || (existsSync(join(full, 'phases')) && existsSync(join(full, 'ROADMAP.md')));
   if (!looksGsd) return undefined;
-  const what = planning !== undefined && planning !== full ? 'holds a GSD planning directory (.planning/), not a harness spec' : 'is a GSD planning directory, not a harness spec';
+  const what =
+    planning !== undefined && planning !== full
+      ? 'holds a GSD planning directory (.planning/), not a harness spec'
+      : 'is a GSD planning directory, not a harness spec';
   return `${shown} ${what}; convert it first: harness import ${shown} docs/specs/SPC-001-<name> (then harness validate docs/specs/SPC-001-<name>)`;
 }

@@ -25,26 +25,125 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
-  validate: { summary: 'parse and check a spec', load: async () => { const m = await import('./commands/validate.js'); return { usage: m.usage, run: m.validateCommand }; } },
-  graph: { summary: 'the dependency graph, critical path and conflicts', load: async () => { const m = await import('./commands/graph.js'); return { usage: m.usage, run: m.graphCommand }; } },
-  simulate: { summary: 'the scheduler alone, on given durations', load: async () => { const m = await import('./commands/simulate.js'); return { usage: m.usage, run: m.simulateCommand }; } },
-  run: { summary: 'execute a spec locally, resumably', load: async () => { const m = await import('./commands/run.js'); return { usage: m.usage, run: m.runCommand }; } },
-  status: { summary: 'progress at a glance', load: async () => { const m = await import('./commands/status.js'); return { usage: m.usage, run: m.statusCommand }; } },
-  respond: { summary: 'answer a checkpoint', load: async () => { const m = await import('./commands/respond.js'); return { usage: m.usage, run: m.respondCommand }; } },
-  surface: { summary: 'the lessons, skills and genes that apply to a plan', load: async () => { const m = await import('./commands/surface.js'); return { usage: m.usage, run: m.surfaceCommand }; } },
-  import: { summary: 'convert a GSD .planning/ directory into a spec', load: async () => { const m = await import('./commands/import.js'); return { usage: m.usage, run: m.importCommand }; } },
-  spike: { summary: 'settle a question by experiment, on a branch of its own', load: async () => { const m = await import('./commands/spike.js'); return { usage: m.usage, run: m.spikeCommand }; } },
-  reflect: { summary: 'turn recurring signals into lessons', load: async () => { const m = await import('./commands/reflect.js'); return { usage: m.usage, run: m.reflectCommand }; } },
-  retrospective: { summary: 'a run reviewed for skills, through four quality gates', load: async () => { const m = await import('./commands/retrospective.js'); return { usage: m.usage, run: m.retrospectiveCommand }; } },
-  skills: { summary: 'the skills: pending, their stats, what to prune', load: async () => { const m = await import('./commands/skills.js'); return { usage: m.usage, run: m.skillsCommand }; } },
-  prune: { summary: 'solidify, promote and decay genes from their record', load: async () => { const m = await import('./commands/prune.js'); return { usage: m.usage, run: m.pruneCommand }; } },
-  export: { summary: 'the knowledge store as one JSON snapshot', load: async () => { const m = await import('./commands/export.js'); return { usage: m.usage, run: m.exportCommand }; } },
-  mcp: { summary: 'serve harness to your own coding agent (MCP, stdio)', load: async () => { const m = await import('./commands/mcp.js'); return { usage: m.usage, run: m.mcpCommand }; } },
+  validate: {
+    summary: 'parse and check a spec',
+    load: async () => {
+      const m = await import('./commands/validate.js');
+      return { usage: m.usage, run: m.validateCommand };
+    },
+  },
+  graph: {
+    summary: 'the dependency graph, critical path and conflicts',
+    load: async () => {
+      const m = await import('./commands/graph.js');
+      return { usage: m.usage, run: m.graphCommand };
+    },
+  },
+  simulate: {
+    summary: 'the scheduler alone, on given durations',
+    load: async () => {
+      const m = await import('./commands/simulate.js');
+      return { usage: m.usage, run: m.simulateCommand };
+    },
+  },
+  run: {
+    summary: 'execute a spec locally, resumably',
+    load: async () => {
+      const m = await import('./commands/run.js');
+      return { usage: m.usage, run: m.runCommand };
+    },
+  },
+  status: {
+    summary: 'progress at a glance',
+    load: async () => {
+      const m = await import('./commands/status.js');
+      return { usage: m.usage, run: m.statusCommand };
+    },
+  },
+  respond: {
+    summary: 'answer a checkpoint',
+    load: async () => {
+      const m = await import('./commands/respond.js');
+      return { usage: m.usage, run: m.respondCommand };
+    },
+  },
+  surface: {
+    summary: 'the lessons, skills and genes that apply to a plan',
+    load: async () => {
+      const m = await import('./commands/surface.js');
+      return { usage: m.usage, run: m.surfaceCommand };
+    },
+  },
+  import: {
+    summary: 'convert a GSD .planning/ directory into a spec',
+    load: async () => {
+      const m = await import('./commands/import.js');
+      return { usage: m.usage, run: m.importCommand };
+    },
+  },
+  spike: {
+    summary: 'settle a question by experiment, on a branch of its own',
+    load: async () => {
+      const m = await import('./commands/spike.js');
+      return { usage: m.usage, run: m.spikeCommand };
+    },
+  },
+  reflect: {
+    summary: 'turn recurring signals into lessons',
+    load: async () => {
+      const m = await import('./commands/reflect.js');
+      return { usage: m.usage, run: m.reflectCommand };
+    },
+  },
+  retrospective: {
+    summary: 'a run reviewed for skills, through four quality gates',
+    load: async () => {
+      const m = await import('./commands/retrospective.js');
+      return { usage: m.usage, run: m.retrospectiveCommand };
+    },
+  },
+  skills: {
+    summary: 'the skills: pending, their stats, what to prune',
+    load: async () => {
+      const m = await import('./commands/skills.js');
+      return { usage: m.usage, run: m.skillsCommand };
+    },
+  },
+  prune: {
+    summary: 'solidify, promote and decay genes from their record',
+    load: async () => {
+      const m = await import('./commands/prune.js');
+      return { usage: m.usage, run: m.pruneCommand };
+    },
+  },
+  export: {
+    summary: 'the knowledge store as one JSON snapshot',
+    load: async () => {
+      const m = await import('./commands/export.js');
+      return { usage: m.usage, run: m.exportCommand };
+    },
+  },
+  mcp: {
+    summary: 'serve harness to your own coding agent (MCP, stdio)',
+    load: async () => {
+      const m = await import('./commands/mcp.js');
+      return { usage: m.usage, run: m.mcpCommand };
+    },
+  },
 };
 
 /** The planning commands (engine/planning/planning-command.ts): listed apart, as a group of their own. */
 const PLANNING: Record<string, Command> = Object.fromEntries(
-  PLANNING_NAMES.map((name): [string, Command] => [name, { summary: PLANNING_SUMMARY[name], load: async () => { const m = await import('./commands/planning.js'); return { usage: m.planningUsage(name), run: m.planningCommand(name) }; } }]),
+  PLANNING_NAMES.map((name): [string, Command] => [
+    name,
+    {
+      summary: PLANNING_SUMMARY[name],
+      load: async () => {
+        const m = await import('./commands/planning.js');
+        return { usage: m.planningUsage(name), run: m.planningCommand(name) };
+      },
+    },
+  ]),
 );
 
 function listed(commands: Record<string, Command>): string {
@@ -103,7 +202,9 @@ export async function main(argv: string[], given: CliIO = processIO()): Promise<
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : Object.hasOwn(PLANNING, name) ? PLANNING[name] : undefined;
   if (!entry) {
     const near = didYouMean(name, [...Object.keys(COMMANDS), ...Object.keys(PLANNING)]);
-    io.stderr(`harness: unknown command "${name}"${near || `; the commands are ${Object.keys(COMMANDS).join(', ')}`}\nRun "harness --help" for what each does.\n`);
+    io.stderr(
+      `harness: unknown command "${name}"${near || `; the commands are ${Object.keys(COMMANDS).join(', ')}`}\nRun "harness --help" for what each does.\n`,
+    );
     return EXIT.usage;
   }
   try {

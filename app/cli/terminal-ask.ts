@@ -17,7 +17,10 @@ export interface Holdable {
  * redraw does not erase the question; `harness respond` from another terminal still answers
  * (the signal then withdraws the question).
  */
-export function terminalAsker(area: Holdable | undefined, streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream } = { input: process.stdin, output: process.stderr }) {
+export function terminalAsker(
+  area: Holdable | undefined,
+  streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream } = { input: process.stdin, output: process.stderr },
+) {
   let queue: Promise<unknown> = Promise.resolve();
   return (checkpoint: AskedCheckpoint, signal: AbortSignal): Promise<string | undefined> => {
     const turn = queue.then(() => ask(checkpoint, signal));

@@ -46,7 +46,9 @@ export async function getBlobs(request: GatewayRequest, repo: Repo, shas: readon
       const variables = Object.fromEntries([['owner', repo.owner], ['name', repo.repo], ...batch.map((sha, i) => [`o${i}`, sha])]);
       let found: Record<string, GraphQLBlob | null> | undefined;
       try {
-        const { data } = (await request('POST /graphql', { query, variables })) as { data: { data?: { repository?: Record<string, GraphQLBlob | null> | null } } };
+        const { data } = (await request('POST /graphql', { query, variables })) as {
+          data: { data?: { repository?: Record<string, GraphQLBlob | null> | null } };
+        };
         found = data.data?.repository ?? undefined;
       } catch {
         found = undefined;

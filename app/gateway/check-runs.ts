@@ -30,7 +30,8 @@ export class CheckActionError extends HarnessError {}
 
 /** Throws CheckActionError when the buttons break GitHub's limits; returns them otherwise. */
 export function checkActions<T extends CheckRunAction>(actions: readonly T[]): readonly T[] {
-  if (actions.length > CHECK_RUN_ACTIONS_MAX) throw new CheckActionError(`${actions.length} check run actions: GitHub accepts at most ${CHECK_RUN_ACTIONS_MAX}`);
+  if (actions.length > CHECK_RUN_ACTIONS_MAX)
+    throw new CheckActionError(`${actions.length} check run actions: GitHub accepts at most ${CHECK_RUN_ACTIONS_MAX}`);
   for (const a of actions) {
     const over = [
       [a.label, 'label', CHECK_RUN_ACTION_LABEL_MAX],

@@ -37,7 +37,13 @@ export async function deleteClaimRef(request: GatewayRequest, repo: Repo, ref: s
  * must then take the claim as fresh.
  */
 export async function branchCreatedAt(request: GatewayRequest, repo: Repo, branch: string): Promise<Date | undefined> {
-  const { data } = await request('GET /repos/{owner}/{repo}/activity', { ...repo, ref: `refs/heads/${branch}`, activity_type: 'branch_creation', direction: 'desc', per_page: 1 });
+  const { data } = await request('GET /repos/{owner}/{repo}/activity', {
+    ...repo,
+    ref: `refs/heads/${branch}`,
+    activity_type: 'branch_creation',
+    direction: 'desc',
+    per_page: 1,
+  });
   const at = (data as { timestamp?: string }[])[0]?.timestamp;
   return at === undefined ? undefined : new Date(at);
 }

@@ -55,7 +55,9 @@ interface Limited {
 export function clientOptions(o: ClientOptions): OctokitOptions {
   const onLimit = (kind: string) => (after: number, options: Limited, _octokit: unknown, retryCount: number) => {
     const wait = after <= LONGEST_LIMIT_WAIT_S && retryCount < LIMIT_RETRIES;
-    o.warn(`GitHub's ${kind} limit was hit on ${options.method} ${options.url}: ${wait ? `waiting ${after} s, then asking again` : `not waiting ${after} s; the request fails`}`);
+    o.warn(
+      `GitHub's ${kind} limit was hit on ${options.method} ${options.url}: ${wait ? `waiting ${after} s, then asking again` : `not waiting ${after} s; the request fails`}`,
+    );
     return wait;
   };
   return {

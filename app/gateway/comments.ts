@@ -53,7 +53,12 @@ export async function listComments(request: GatewayRequest, repo: Repo, issueNum
  * The first comment that `match` accepts, reading page after page and stopping at the page
  * that has it (a sticky comment is written early, so usually the first).
  */
-export async function findComment(request: GatewayRequest, repo: Repo, issueNumber: number, match: (comment: CommentRecord) => boolean): Promise<CommentRecord | undefined> {
+export async function findComment(
+  request: GatewayRequest,
+  repo: Repo,
+  issueNumber: number,
+  match: (comment: CommentRecord) => boolean,
+): Promise<CommentRecord | undefined> {
   for await (const page of pages<RawComment>(request, LIST, { ...repo, issue_number: issueNumber, per_page: PAGE_SIZE })) {
     const found = page.map(toComment).find(match);
     if (found) return found;

@@ -164,7 +164,12 @@ export function conditionalRequests(octokit: HookedOctokit, cache: ConditionalCa
  * in (or, `countAfter`, counted once answered other than 304), and what its answer says of
  * the limits heeded.
  */
-export async function paced(pacer: LimitPacer | undefined, kind: ReturnType<typeof classify>, send: () => Promise<Response>, countAfter = false): Promise<Response> {
+export async function paced(
+  pacer: LimitPacer | undefined,
+  kind: ReturnType<typeof classify>,
+  send: () => Promise<Response>,
+  countAfter = false,
+): Promise<Response> {
   if (!pacer) return send();
   const leave = await pacer.enter();
   try {

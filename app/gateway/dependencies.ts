@@ -28,7 +28,11 @@ function outcomeOf(e: unknown, removing: boolean): DependencyOutcome {
  */
 export async function addBlockedBy(request: GatewayRequest, repo: Repo, issueNumber: number, blockingIssueId: number): Promise<DependencyOutcome> {
   try {
-    await request('POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
+    await request('POST /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', {
+      ...repo,
+      issue_number: issueNumber,
+      issue_id: blockingIssueId,
+    });
     return 'done';
   } catch (e) {
     return outcomeOf(e, false);
@@ -38,7 +42,11 @@ export async function addBlockedBy(request: GatewayRequest, repo: Repo, issueNum
 /** DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id} */
 export async function removeBlockedBy(request: GatewayRequest, repo: Repo, issueNumber: number, blockingIssueId: number): Promise<DependencyOutcome> {
   try {
-    await request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}', { ...repo, issue_number: issueNumber, issue_id: blockingIssueId });
+    await request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}', {
+      ...repo,
+      issue_number: issueNumber,
+      issue_id: blockingIssueId,
+    });
     return 'done';
   } catch (e) {
     return outcomeOf(e, true);
@@ -52,7 +60,13 @@ export async function removeBlockedBy(request: GatewayRequest, repo: Repo, issue
  */
 export async function listBlockedByIds(request: GatewayRequest, repo: Repo, issueNumber: number): Promise<number[] | 'unavailable'> {
   try {
-    return (await paginate<{ id: number }>(request, 'GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', { ...repo, issue_number: issueNumber, per_page: PAGE_SIZE })).map((i) => i.id);
+    return (
+      await paginate<{ id: number }>(request, 'GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by', {
+        ...repo,
+        issue_number: issueNumber,
+        per_page: PAGE_SIZE,
+      })
+    ).map((i) => i.id);
   } catch (e) {
     if (e instanceof GitHubError && (e.status === 403 || e.status === 404 || e.status === 410)) return 'unavailable';
     throw e;

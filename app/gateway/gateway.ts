@@ -11,7 +11,17 @@ import { comparedFiles, mergeBase, type ComparedFile } from './compare.js';
 import { fileText, listDirectory, type DirectoryEntry } from './contents.js';
 import { addBlockedBy, listBlockedByIds, removeBlockedBy, type DependencyOutcome } from './dependencies.js';
 import type { TokenKind } from './github-error.js';
-import { createIssue, createSubIssue, findCreatedIssue, listIssueEvents, listIssuesWithLabels, updateIssue, type IssueEvent, type IssueRecord, type IssueUpdate } from './issues.js';
+import {
+  createIssue,
+  createSubIssue,
+  findCreatedIssue,
+  listIssueEvents,
+  listIssuesWithLabels,
+  updateIssue,
+  type IssueEvent,
+  type IssueRecord,
+  type IssueUpdate,
+} from './issues.js';
 import { createOnce, outcomeUnknown } from './create-once.js';
 import { addSubIssue, listSubIssueIds, removeSubIssue, type SubIssueOutcome } from './sub-issues.js';
 import { appendKnowledge, type KnowledgeAppend, type KnowledgeAppended } from './knowledge-append.js';
@@ -19,7 +29,20 @@ import { openKnowledgePr, type KnowledgePr } from './knowledge-pr.js';
 import { openKnowledgePulls, type OpenKnowledgePull } from './knowledge-pulls.js';
 import { addLabels, createLabel, knowLabels, listLabels, removeLabel, type Label } from './labels.js';
 import { repositoryRole } from './permissions.js';
-import { listPlanIssuesSince, listSpecIssues, listSpecIssuesSince, listTrackingIssues, moveStatus, withUnlabelledPlanIssues, setStatuses, type SpecIssues, specIssuesChangedSince, type StatusIssue, type StatusMove, type StatusWritten } from './plan-issues.js';
+import {
+  listPlanIssuesSince,
+  listSpecIssues,
+  listSpecIssuesSince,
+  listTrackingIssues,
+  moveStatus,
+  withUnlabelledPlanIssues,
+  setStatuses,
+  type SpecIssues,
+  specIssuesChangedSince,
+  type StatusIssue,
+  type StatusMove,
+  type StatusWritten,
+} from './plan-issues.js';
 import { NodeIds, type LabelIds } from './node-ids.js';
 import {
   createPullRequest,
@@ -46,7 +69,6 @@ import { branchesWithPrefix, branchSha, createBranch, deleteBranch, updateBranch
 import { gatewayRequest, type GitHubRequest, type Repo } from './request.js';
 import { createTree, getTree, type NewFile, type Tree } from './trees.js';
 import { cancelRun, dispatchWorker, unfinishedWorkerRuns, type DispatchedRun, type WorkerInputs, type WorkerRun } from './workflows.js';
-
 
 /**
  * Everything harness asks of GitHub, for one repository: the App's handlers and the worker
@@ -232,7 +254,11 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     trackingIssues: async (spec) => listTrackingIssues(r, repo, await planIssueAuthor(), spec),
     specIssuesChangedSince: (spec, since) => specIssuesChangedSince(r, repo, spec, since),
     planIssuesUpdatedSince: async (since) => listPlanIssuesSince(r, repo, await planIssueAuthor(), since),
-    createIssue: (issue) => createOnce(() => createIssue(r, repo, issue), async () => findCreatedIssue(r, repo, await selfLogin(), issue)),
+    createIssue: (issue) =>
+      createOnce(
+        () => createIssue(r, repo, issue),
+        async () => findCreatedIssue(r, repo, await selfLogin(), issue),
+      ),
     createSubIssue: async (issue, parent) => {
       // A parent never read has no node id to name it by: nothing is asked.
       if (ids.issue(parent) === undefined || !(await knowLabels(r, repo, ids, issue.labels, LABEL_COLORS))) return undefined;

@@ -9,16 +9,7 @@ import { HarnessError } from '../engine/core/error.js';
 export type TokenKind = 'app' | 'workflow' | 'person';
 
 /** What went wrong, by what a caller does about it. */
-export type GitHubErrorKind =
-  | 'unauthorized'
-  | 'forbidden'
-  | 'rate-limited'
-  | 'not-found'
-  | 'conflict'
-  | 'gone'
-  | 'unprocessable'
-  | 'server'
-  | 'other';
+export type GitHubErrorKind = 'unauthorized' | 'forbidden' | 'rate-limited' | 'not-found' | 'conflict' | 'gone' | 'unprocessable' | 'server' | 'other';
 
 /**
  * A request GitHub answered with an error (or that never got an answer: Octokit reports a
@@ -77,7 +68,10 @@ const UNPROCESSABLE: { route: RegExp; hint: string }[] = [
   { route: /^DELETE .*\/git\/refs\//, hint: 'The branch does not exist: it was deleted already' },
   { route: /^PATCH .*\/git\/refs\//, hint: 'The branch moved meanwhile (the new commit does not descend from where it is now), or it does not exist' },
   { route: /^GET .*\/commits\/[^/]+\/check-runs$/, hint: 'No commit or branch of that name: nothing ran on it' },
-  { route: /\/check-runs/, hint: "A field is over GitHub's limits (output text 65,535 characters, 50 annotations a request, 3 actions, a label 20 characters) or not one it takes" },
+  {
+    route: /\/check-runs/,
+    hint: "A field is over GitHub's limits (output text 65,535 characters, 50 annotations a request, 3 actions, a label 20 characters) or not one it takes",
+  },
   { route: /\/dispatches$/, hint: 'The workflow on that ref has no `workflow_dispatch` trigger, or was sent an input it does not declare' },
   { route: /\/dependencies\//, hint: 'GitHub refused this dependency: it would close a cycle, is already there, or names an issue it cannot link' },
   { route: /^POST .*\/pulls$/, hint: 'A pull request from this head into this base exists already, or the head has no commit the base lacks' },

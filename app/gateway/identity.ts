@@ -12,7 +12,7 @@ export async function viewerLogin(request: GatewayRequest): Promise<string> {
   const { data } = (await request('POST /graphql', { query: 'query { viewer { login } }' })) as { data: { data?: { viewer?: { login?: string } } } };
   const login = data.data?.viewer?.login;
   if (typeof login !== 'string' || login === '') {
-    throw new HarnessError('POST /graphql did not say who the token belongs to (viewer.login): harness cannot tell its own comments from others\' without it');
+    throw new HarnessError("POST /graphql did not say who the token belongs to (viewer.login): harness cannot tell its own comments from others' without it");
   }
   return login;
 }

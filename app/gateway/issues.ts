@@ -68,7 +68,14 @@ function toIssue(r: RawIssue): IssueRecord {
  * issues updated at or after it. The endpoint lists pull requests too; those are left out.
  */
 export async function listIssuesWithLabels(request: GatewayRequest, repo: Repo, labels: readonly string[], since?: string): Promise<IssueRecord[]> {
-  const all = await paginate<RawIssue>(request, 'GET /repos/{owner}/{repo}/issues', { ...repo, labels: labels.join(','), state: 'all', ...(since === undefined ? {} : { since }), direction: 'asc', per_page: PAGE_SIZE });
+  const all = await paginate<RawIssue>(request, 'GET /repos/{owner}/{repo}/issues', {
+    ...repo,
+    labels: labels.join(','),
+    state: 'all',
+    ...(since === undefined ? {} : { since }),
+    direction: 'asc',
+    per_page: PAGE_SIZE,
+  });
   return all.filter((i) => i.pull_request === undefined).map(toIssue);
 }
 
@@ -100,7 +107,12 @@ const RECENT = 30;
  * /repos/{owner}/{repo}/issues?creator=…&state=all&sort=created&direction=desc, one page. Only the
  * creator's own count: an issue someone else opened with the same text is not the one asked for.
  */
-export async function findCreatedIssue(request: GatewayRequest, repo: Repo, creator: string, issue: { title: string; body: string }): Promise<IssueRecord | undefined> {
+export async function findCreatedIssue(
+  request: GatewayRequest,
+  repo: Repo,
+  creator: string,
+  issue: { title: string; body: string },
+): Promise<IssueRecord | undefined> {
   const { data } = await request('GET /repos/{owner}/{repo}/issues', { ...repo, creator, state: 'all', sort: 'created', direction: 'desc', per_page: RECENT });
   return (data as RawIssue[])
     .filter((i) => i.pull_request === undefined && i.user?.login === creator && i.title === issue.title && (i.body ?? '') === issue.body)
@@ -152,7 +164,12 @@ interface GraphQLIssue {
  * names the repository, the labels and the parent by node id: undefined, with nothing created,
  * when one is not known (the caller creates by REST and links after), or when GitHub refuses.
  */
-export async function createSubIssue(request: GatewayRequest, ids: NodeIds, issue: { title: string; body: string; labels: string[] }, parent: number): Promise<IssueRecord | undefined> {
+export async function createSubIssue(
+  request: GatewayRequest,
+  ids: NodeIds,
+  issue: { title: string; body: string; labels: string[] },
+  parent: number,
+): Promise<IssueRecord | undefined> {
   const parentId = ids.issue(parent);
   const labelIds = issue.labels.map((l) => ids.label(l));
   if (ids.repository === undefined || parentId === undefined || labelIds.some((l) => l === undefined)) return undefined;
@@ -160,7 +177,9 @@ export async function createSubIssue(request: GatewayRequest, ids: NodeIds, issu
   const input = { repositoryId: ids.repository, title: issue.title, body: issue.body, labelIds, parentIssueId: parentId };
   let created: GraphQLIssue | undefined;
   try {
-    const { data } = (await request('POST /graphql', { query, variables: { input }, ...NO_RETRY })) as { data: { data?: { createIssue?: { issue?: GraphQLIssue | null } | null } | null } };
+    const { data } = (await request('POST /graphql', { query, variables: { input }, ...NO_RETRY })) as {
+      data: { data?: { createIssue?: { issue?: GraphQLIssue | null } | null } | null };
+    };
     created = data.data?.createIssue?.issue ?? undefined;
   } catch (e) {
     // A refusal (4xx: GitHub wrote nothing) leaves the issue to REST; an unknown outcome is the caller's to look for.
@@ -199,6 +218,10 @@ export interface IssueEvent {
 /** GET /repos/{owner}/{repo}/issues/{issue_number}/events, oldest first, paginated. */
 export async function listIssueEvents(request: GatewayRequest, repo: Repo, issueNumber: number): Promise<IssueEvent[]> {
   type RawEvent = { event?: string; label?: { name?: string } | null; actor?: { login?: string } | null };
-  const all = await paginate<RawEvent>(request, 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', { ...repo, issue_number: issueNumber, per_page: PAGE_SIZE });
+  const all = await paginate<RawEvent>(request, 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', {
+    ...repo,
+    issue_number: issueNumber,
+    per_page: PAGE_SIZE,
+  });
   return all.map((e) => ({ event: e.event ?? '', ...(e.label?.name ? { label: e.label.name } : {}), ...(e.actor?.login ? { actor: e.actor.login } : {}) }));
 }

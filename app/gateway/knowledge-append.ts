@@ -71,9 +71,17 @@ export async function appendKnowledge(request: GatewayRequest, repo: Repo, appen
       const pr = open ? await labelled(request, repo, open, append) : head !== undefined && !stale ? await ensurePr(request, repo, append) : undefined;
       return { ...(pr ? { pr } : {}), files: [], tries };
     }
-    const tree = await createTree(request, repo, await commitTree(request, repo, start!), files.map((f) => ({ path: where(f.path), content: f.text })));
+    const tree = await createTree(
+      request,
+      repo,
+      await commitTree(request, repo, start!),
+      files.map((f) => ({ path: where(f.path), content: f.text })),
+    );
     const commit = await createCommit(request, repo, { message: append.commitMessage, tree, parents });
-    const moved = head === undefined ? (await createBranch(request, repo, append.branch, commit)) === 'exists' : (await updateBranch(request, repo, append.branch, commit)) === 'moved';
+    const moved =
+      head === undefined
+        ? (await createBranch(request, repo, append.branch, commit)) === 'exists'
+        : (await updateBranch(request, repo, append.branch, commit)) === 'moved';
     if (moved) continue;
     const pr = open ? await labelled(request, repo, open, append) : await ensurePr(request, repo, append);
     return { commit, pr, files: files.map((f) => where(f.path)), tries };
@@ -106,7 +114,9 @@ async function ensurePr(request: GatewayRequest, repo: Repo, append: KnowledgeAp
   try {
     pull = await createPullRequest(request, repo, { title: append.pr.title, head: append.branch, base: append.base, body: append.pr.body });
   } catch (e) {
-    const again = hasStatus(e, 422) ? newest((await listPullRequests(request, repo, { head: append.branch, state: 'open' })).filter((p) => p.state === 'open')) : undefined;
+    const again = hasStatus(e, 422)
+      ? newest((await listPullRequests(request, repo, { head: append.branch, state: 'open' })).filter((p) => p.state === 'open'))
+      : undefined;
     if (!again) throw e;
     return labelled(request, repo, again, append);
   }

@@ -23,7 +23,12 @@ export async function listLabels(request: GatewayRequest, repo: Repo): Promise<L
  */
 export async function createLabel(request: GatewayRequest, repo: Repo, label: Label): Promise<'created' | 'exists'> {
   try {
-    await request('POST /repos/{owner}/{repo}/labels', { ...repo, name: label.name, color: label.color, ...(label.description ? { description: label.description } : {}) });
+    await request('POST /repos/{owner}/{repo}/labels', {
+      ...repo,
+      name: label.name,
+      color: label.color,
+      ...(label.description ? { description: label.description } : {}),
+    });
     return 'created';
   } catch (e) {
     if (hasStatus(e, 422)) return 'exists';
@@ -69,7 +74,13 @@ const LABELS_PER_MUTATION = 25;
  * colours a label REST makes on the fly (ededed). True when every id is known after; a failure
  * leaves the rest unknown, and the caller writes by REST, which names labels by name.
  */
-export async function knowLabels(request: GatewayRequest, repo: Repo, ids: NodeIds, names: readonly string[], colors: Readonly<Record<string, { color: string; description?: string }>> = {}): Promise<boolean> {
+export async function knowLabels(
+  request: GatewayRequest,
+  repo: Repo,
+  ids: NodeIds,
+  names: readonly string[],
+  colors: Readonly<Record<string, { color: string; description?: string }>> = {},
+): Promise<boolean> {
   const unknown = [...new Set(names)].filter((n) => ids.label(n) === undefined);
   try {
     if (ids.repository === undefined || unknown.length > 0) {
@@ -77,7 +88,9 @@ export async function knowLabels(request: GatewayRequest, repo: Repo, ids: NodeI
         const batch = unknown.slice(at, at + LABELS_PER_QUERY);
         const query = `query Labels($owner: String!, $name: String!${batch.map((_n, i) => `, $n${i}: String!`).join('')}) {\n  repository(owner: $owner, name: $name) {\n    id\n    ${batch.map((_n, i) => `l${i}: label(name: $n${i}) { id name }`).join('\n    ')}\n  }\n}`;
         const variables = Object.fromEntries([['owner', repo.owner], ['name', repo.repo], ...batch.map((n, i) => [`n${i}`, n])]);
-        const { data } = (await request('POST /graphql', { query, variables })) as { data: { data?: { repository?: Record<string, { id?: unknown; name?: unknown } | string | null> | null } } };
+        const { data } = (await request('POST /graphql', { query, variables })) as {
+          data: { data?: { repository?: Record<string, { id?: unknown; name?: unknown } | string | null> | null } };
+        };
         const found = data.data?.repository;
         if (!found || typeof found.id !== 'string') return false;
         ids.repository = found.id;
@@ -90,8 +103,14 @@ export async function knowLabels(request: GatewayRequest, repo: Repo, ids: NodeI
     const missing = unknown.filter((n) => ids.label(n) === undefined);
     for (let at = 0; at < missing.length; at += LABELS_PER_MUTATION) {
       const batch = missing.slice(at, at + LABELS_PER_MUTATION);
-      const fields = batch.map((_n, i) => `c${i}: createLabel(input: {repositoryId: $repository, name: $n${i}, color: $k${i}${colors[batch[i]!]?.description ? `, description: $d${i}` : ''}}) { label { id name } }`);
-      const declared = ['$repository: ID!', ...batch.flatMap((n, i) => [`$n${i}: String!`, `$k${i}: String!`, ...(colors[n]?.description ? [`$d${i}: String`] : [])])];
+      const fields = batch.map(
+        (_n, i) =>
+          `c${i}: createLabel(input: {repositoryId: $repository, name: $n${i}, color: $k${i}${colors[batch[i]!]?.description ? `, description: $d${i}` : ''}}) { label { id name } }`,
+      );
+      const declared = [
+        '$repository: ID!',
+        ...batch.flatMap((n, i) => [`$n${i}: String!`, `$k${i}: String!`, ...(colors[n]?.description ? [`$d${i}: String`] : [])]),
+      ];
       const variables: Record<string, unknown> = { repository: ids.repository };
       batch.forEach((n, i) => {
         variables[`n${i}`] = n;
@@ -99,7 +118,9 @@ export async function knowLabels(request: GatewayRequest, repo: Repo, ids: NodeI
         if (colors[n]?.description) variables[`d${i}`] = colors[n]!.description;
       });
       const query = `mutation CreateLabels(${declared.join(', ')}) {\n  ${fields.join('\n  ')}\n}`;
-      const { data } = (await request('POST /graphql', { query, variables })) as { data: { data?: Record<string, { label?: { id?: unknown; name?: unknown } } | null> | null } };
+      const { data } = (await request('POST /graphql', { query, variables })) as {
+        data: { data?: Record<string, { label?: { id?: unknown; name?: unknown } } | null> | null };
+      };
       batch.forEach((n, i) => {
         const label = data.data?.[`c${i}`]?.label;
         if (label && typeof label.id === 'string') ids.seeLabel(n, label.id);

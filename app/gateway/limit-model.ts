@@ -98,17 +98,22 @@ export interface RequestClass {
 
 /** `/repos/o/r/issues/12/labels/status%3Aready?x=1` → `/repos/{owner}/{repo}/issues/{n}/labels/{name}`. */
 export function routeOf(url: string): string {
-  const path = url.replace(/^https?:\/\/[^/]+/, '').replace(/^\/api\/v3(?=\/)/, '').replace(/[?#].*$/, '');
-  return path
-    .replace(/^\/repos\/[^/]+\/[^/]+/, '/repos/{owner}/{repo}')
-    .replace(/\/[0-9a-f]{40}(?=\/|$)/g, '/{sha}')
-    .replace(/\/\d+(?=\/|$)/g, '/{n}')
-    .replace(/\/labels\/[^/]+$/, '/labels/{name}')
-    .replace(/\/git\/(ref|refs|matching-refs)\/.+$/, '/git/$1/{ref}')
-    .replace(/\/contents\/.+$/, '/contents/{path}')
-    .replace(/\/branches\/.+$/, '/branches/{branch}')
-    // A ref may be a branch with slashes in it (`heads/harness/SPC-1/01-01`), encoded or not.
-    .replace(/\/commits\/.+\/(check-runs|status|statuses)$/, '/commits/{ref}/$1');
+  const path = url
+    .replace(/^https?:\/\/[^/]+/, '')
+    .replace(/^\/api\/v3(?=\/)/, '')
+    .replace(/[?#].*$/, '');
+  return (
+    path
+      .replace(/^\/repos\/[^/]+\/[^/]+/, '/repos/{owner}/{repo}')
+      .replace(/\/[0-9a-f]{40}(?=\/|$)/g, '/{sha}')
+      .replace(/\/\d+(?=\/|$)/g, '/{n}')
+      .replace(/\/labels\/[^/]+$/, '/labels/{name}')
+      .replace(/\/git\/(ref|refs|matching-refs)\/.+$/, '/git/$1/{ref}')
+      .replace(/\/contents\/.+$/, '/contents/{path}')
+      .replace(/\/branches\/.+$/, '/branches/{branch}')
+      // A ref may be a branch with slashes in it (`heads/harness/SPC-1/01-01`), encoded or not.
+      .replace(/\/commits\/.+\/(check-runs|status|statuses)$/, '/commits/{ref}/$1')
+  );
 }
 
 /** What a request counts against: its endpoint's points, and whether it generates content. */
@@ -138,7 +143,12 @@ function classifyGraphQL(body: unknown): RequestClass {
   const query = typeof body === 'string' ? body : String((body as { query?: unknown } | undefined)?.query ?? '');
   // A document it cannot see is taken for a write, the stricter reading.
   const write = query.trim() === '' || /^\s*mutation\b/.test(query);
-  return { endpoint: 'POST /graphql', points: write ? GITHUB_LIMITS.writePoints : GITHUB_LIMITS.readPoints, write, content: write && CONTENT_MUTATIONS.test(query) };
+  return {
+    endpoint: 'POST /graphql',
+    points: write ? GITHUB_LIMITS.writePoints : GITHUB_LIMITS.readPoints,
+    write,
+    content: write && CONTENT_MUTATIONS.test(query),
+  };
 }
 
 export type LimitName = 'primary' | 'endpoint' | 'content per minute' | 'content per hour' | 'concurrency' | 'retry-after';
@@ -153,7 +163,12 @@ export interface LimitWait {
 /** A wait said in words: "GitHub's content per hour limit: waiting until 14:05 UTC". */
 export function describeWait(wait: LimitWait): string {
   const until = new Date(wait.until).toISOString().slice(11, 16);
-  const what = wait.limit === 'retry-after' ? 'GitHub asked to wait (retry-after)' : wait.limit === 'primary' ? "GitHub's hourly request allowance is nearly spent" : `GitHub's ${wait.limit} limit${wait.endpoint ? ` on ${wait.endpoint}` : ''}`;
+  const what =
+    wait.limit === 'retry-after'
+      ? 'GitHub asked to wait (retry-after)'
+      : wait.limit === 'primary'
+        ? "GitHub's hourly request allowance is nearly spent"
+        : `GitHub's ${wait.limit} limit${wait.endpoint ? ` on ${wait.endpoint}` : ''}`;
   return `${what}: waiting until ${until} UTC`;
 }
 
@@ -228,7 +243,8 @@ export class LimitPacer {
 
   constructor(private readonly o: LimitPacerOptions = {}) {
     this.clock = o.clock ?? realClock;
-    if (o.primaryPerHour !== undefined && (!Number.isInteger(o.primaryPerHour) || o.primaryPerHour < 0)) throw new RangeError(`primaryPerHour is ${o.primaryPerHour}: give a whole number of requests an hour (0: none of its own)`);
+    if (o.primaryPerHour !== undefined && (!Number.isInteger(o.primaryPerHour) || o.primaryPerHour < 0))
+      throw new RangeError(`primaryPerHour is ${o.primaryPerHour}: give a whole number of requests an hour (0: none of its own)`);
     this.hour = o.primaryPerHour ? new Window(o.primaryPerHour, HOUR_MS) : undefined;
   }
 
@@ -299,7 +315,14 @@ export class LimitPacer {
     if (headers['retry-after'] !== undefined && Number.isFinite(after) && after >= 0) this.pause(now + after * 1000, 'retry-after');
     const remaining = Number(headers['x-ratelimit-remaining']);
     const reset = Number(headers['x-ratelimit-reset']);
-    if (headers['x-ratelimit-remaining'] !== undefined && Number.isFinite(remaining) && remaining <= PRIMARY_RESERVE && Number.isFinite(reset) && reset * 1000 > now) this.pause(reset * 1000, 'primary');
+    if (
+      headers['x-ratelimit-remaining'] !== undefined &&
+      Number.isFinite(remaining) &&
+      remaining <= PRIMARY_RESERVE &&
+      Number.isFinite(reset) &&
+      reset * 1000 > now
+    )
+      this.pause(reset * 1000, 'primary');
   }
 
   /** Hold every request until `until` (epoch ms on the clock). */
@@ -373,5 +396,9 @@ export const PROGRESS_INTERVAL_MIN_MS = 3_000;
  */
 export function progressIntervalMs(sharing: number): number {
   if (!Number.isInteger(sharing) || sharing < 1) throw new RangeError(`sharing is ${sharing}: give how many workers share the token, 1 or more`);
-  return Math.max(PROGRESS_INTERVAL_MIN_MS, Math.ceil((MINUTE_MS * sharing) / PROGRESS_WRITES_PER_MINUTE), Math.ceil((HOUR_MS * sharing) / PROGRESS_WRITES_PER_HOUR));
+  return Math.max(
+    PROGRESS_INTERVAL_MIN_MS,
+    Math.ceil((MINUTE_MS * sharing) / PROGRESS_WRITES_PER_MINUTE),
+    Math.ceil((HOUR_MS * sharing) / PROGRESS_WRITES_PER_HOUR),
+  );
 }

@@ -25,7 +25,8 @@ export function requestsPerHour(env: Record<string, string | undefined> = proces
   const raw = env.HARNESS_APP_REQUESTS_PER_HOUR;
   if (raw === undefined || raw.trim() === '') return DEFAULT_REQUESTS_PER_HOUR;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new RangeError(`HARNESS_APP_REQUESTS_PER_HOUR is "${raw}": give a whole number of requests an hour (0 turns pacing off)`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new RangeError(`HARNESS_APP_REQUESTS_PER_HOUR is "${raw}": give a whole number of requests an hour (0 turns pacing off)`);
   return n;
 }
 

@@ -1,5 +1,15 @@
 import { matchPlanIssues, type MatchedIssues } from '../engine/forge/match-issues.js';
-import { isStatusLabel, LABEL_COLORS, LABEL_PLAN, LABEL_SPEC, phaseLabel, recordedStatus, specLabel, statusLabel, type StatusValue } from '../engine/forge/names.js';
+import {
+  isStatusLabel,
+  LABEL_COLORS,
+  LABEL_PLAN,
+  LABEL_SPEC,
+  phaseLabel,
+  recordedStatus,
+  specLabel,
+  statusLabel,
+  type StatusValue,
+} from '../engine/forge/names.js';
 import { parseMarker, withMarkerRecord } from '../engine/forge/plan-issue.js';
 import { withStatus } from '../engine/forge/with-status.js';
 import { getIssue, listIssuesBy, listIssuesWithLabels, updateIssue, type IssueRecord } from './issues.js';
@@ -59,7 +69,14 @@ export async function listPlanIssuesSince(request: GatewayRequest, repo: Repo, o
  * to see what it and anyone else wrote since (a sync that created issues, looking for
  * duplicates a concurrent delivery made); an issue deleted outright meanwhile is not seen.
  */
-export async function listSpecIssuesSince(request: GatewayRequest, repo: Repo, owner: string, spec: string, before: SpecIssues, since: string): Promise<SpecIssues> {
+export async function listSpecIssuesSince(
+  request: GatewayRequest,
+  repo: Repo,
+  owner: string,
+  spec: string,
+  before: SpecIssues,
+  since: string,
+): Promise<SpecIssues> {
   const recent = (await listIssuesWithLabels(request, repo, [LABEL_PLAN, specLabel(spec)], since)).filter((i) => openedBy(i, owner));
   const byNumber = new Map(before.listed.map((i) => [i.number, i]));
   for (const issue of recent) byNumber.set(issue.number, issue);
@@ -132,7 +149,12 @@ export async function setStatus(request: GatewayRequest, repo: Repo, ids: NodeId
 }
 
 /** The labels alone moved to `status` (none: every status label off), by REST: setStatus's second half. */
-async function setStatusLabel(request: GatewayRequest, repo: Repo, issue: { number: number; labels: readonly string[] }, status: StatusValue | undefined): Promise<string[]> {
+async function setStatusLabel(
+  request: GatewayRequest,
+  repo: Repo,
+  issue: { number: number; labels: readonly string[] },
+  status: StatusValue | undefined,
+): Promise<string[]> {
   const label = status === undefined ? undefined : statusLabel(status);
   if (label !== undefined && !issue.labels.includes(label)) await addLabels(request, repo, issue.number, [label]);
   for (const old of issue.labels.filter((l) => isStatusLabel(l) && l !== label)) await removeLabel(request, repo, issue.number, old);
@@ -148,12 +170,21 @@ async function setStatusLabel(request: GatewayRequest, repo: Repo, issue: { numb
  * `edit` changes the body as read (the worker's run record, run-record.ts): written in the
  * status's own PATCH, or alone when the status is left as someone set it.
  */
-export async function moveStatus(request: GatewayRequest, repo: Repo, ids: NodeIds, issue: number, from: StatusValue, to: StatusValue, edit?: (body: string) => string): Promise<'moved' | 'changed'> {
+export async function moveStatus(
+  request: GatewayRequest,
+  repo: Repo,
+  ids: NodeIds,
+  issue: number,
+  from: StatusValue,
+  to: StatusValue,
+  edit?: (body: string) => string,
+): Promise<'moved' | 'changed'> {
   const now = await getIssue(request, repo, issue);
   const edited = edit && now.body !== null ? edit(now.body) : now.body;
   const moving = parseMarker(now.body)?.status === recordedStatus(from);
   // The edit is written whether the status moves or not; with the move, in the same PATCH.
-  if (edited !== now.body && (!moving || withMarkerRecord(edited!, 'status', recordedStatus(to)) === edited)) await updateIssue(request, repo, issue, { body: edited! });
+  if (edited !== now.body && (!moving || withMarkerRecord(edited!, 'status', recordedStatus(to)) === edited))
+    await updateIssue(request, repo, issue, { body: edited! });
   if (!moving) return 'changed';
   await setStatus(request, repo, ids, { ...now, body: edited }, to);
   return 'moved';
@@ -228,7 +259,14 @@ export async function setStatuses(request: GatewayRequest, repo: Repo, ids: Node
   const pending = writes.filter((w) => w.issueId !== undefined && w.add.length + w.remove.length > 0);
   // Labels no answer named yet (an App just started, a first execute): one query learns them when that saves requests.
   const unknown = pending.filter((w) => [...w.add, ...w.remove].some((l) => ids.label(l) === undefined));
-  if (unknown.reduce((n, w) => n + w.add.length + w.remove.length, 0) > 2) await knowLabels(request, repo, ids, unknown.flatMap((w) => [...w.add, ...w.remove]), LABEL_COLORS);
+  if (unknown.reduce((n, w) => n + w.add.length + w.remove.length, 0) > 2)
+    await knowLabels(
+      request,
+      repo,
+      ids,
+      unknown.flatMap((w) => [...w.add, ...w.remove]),
+      LABEL_COLORS,
+    );
   const byGraphQL = pending.filter((w) => [...w.add, ...w.remove].every((l) => ids.label(l) !== undefined));
   const graphqlWrites = byGraphQL.reduce((n, w) => n + w.add.length + w.remove.length + (w.record === undefined ? 0 : 1), 0);
   const viaGraphQL = graphqlWrites > 1 ? byGraphQL : [];
@@ -248,7 +286,11 @@ export async function setStatuses(request: GatewayRequest, repo: Repo, ids: Node
 }
 
 /** One GraphQL request for `writes`: every record, then every issue's labels; the label writes GitHub did not make, and the bodies of the records it did. */
-async function statusMutations(request: GatewayRequest, ids: NodeIds, writes: readonly LabelWrite[]): Promise<{ labels: LabelWrite[]; records: Map<LabelWrite, string> }> {
+async function statusMutations(
+  request: GatewayRequest,
+  ids: NodeIds,
+  writes: readonly LabelWrite[],
+): Promise<{ labels: LabelWrite[]; records: Map<LabelWrite, string> }> {
   const variables: Record<string, unknown> = {};
   const declared: string[] = [];
   const recordFields: string[] = [];
@@ -269,7 +311,9 @@ async function statusMutations(request: GatewayRequest, ids: NodeIds, writes: re
       const name = `${verb}${i}`;
       declared.push(`$${name}: [ID!]!`);
       variables[name] = labels.map((l) => ids.label(l));
-      fields.push(`${name}: ${verb === 'add' ? 'addLabelsToLabelable' : 'removeLabelsFromLabelable'}(input: {labelableId: $i${i}, labelIds: $${name}}) { clientMutationId }`);
+      fields.push(
+        `${name}: ${verb === 'add' ? 'addLabelsToLabelable' : 'removeLabelsFromLabelable'}(input: {labelableId: $i${i}, labelIds: $${name}}) { clientMutationId }`,
+      );
       aliases.set(name, w);
     };
     mutation('add', w.add);
@@ -291,6 +335,7 @@ async function statusMutations(request: GatewayRequest, ids: NodeIds, writes: re
   const failed = new Set<LabelWrite>();
   for (const [alias, w] of aliases) if (answer.data?.[alias] === null || answer.data?.[alias] === undefined) failed.add(w);
   // A refused id may be a label made again since it was read: forget the labels of what failed.
-  for (const w of failed) for (const l of [...w.add, ...w.remove]) if (answer.errors?.some((e) => e.message?.includes(ids.label(l) ?? '\0'))) ids.forgetLabel(l);
+  for (const w of failed)
+    for (const l of [...w.add, ...w.remove]) if (answer.errors?.some((e) => e.message?.includes(ids.label(l) ?? '\0'))) ids.forgetLabel(l);
   return { labels: [...failed], records };
 }

@@ -54,7 +54,15 @@ function toSummary(p: RawPull): PullRequestSummary {
 /** GET /repos/{owner}/{repo}/pulls/{pull_number} */
 export async function getPullRequest(request: GatewayRequest, repo: Repo, number: number): Promise<PullRequestInfo> {
   const { data } = await request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...repo, pull_number: number });
-  return { number: data.number, baseRef: data.base.ref, baseRepo: data.base.repo.full_name, headRef: data.head.ref, headRepo: data.head.repo?.full_name ?? null, state: data.state === 'closed' ? 'closed' : 'open', merged: data.merged === true };
+  return {
+    number: data.number,
+    baseRef: data.base.ref,
+    baseRepo: data.base.repo.full_name,
+    headRef: data.head.ref,
+    headRepo: data.head.repo?.full_name ?? null,
+    state: data.state === 'closed' ? 'closed' : 'open',
+    merged: data.merged === true,
+  };
 }
 
 /** A file a pull request changes: its path, what happened to it, and its blob at the head (none when removed). */
@@ -66,7 +74,11 @@ export interface PullRequestFile {
 
 /** The files a pull request changes: GET /repos/{owner}/{repo}/pulls/{pull_number}/files?per_page=100, every page. */
 export async function pullRequestFileEntries(request: GatewayRequest, repo: Repo, number: number): Promise<PullRequestFile[]> {
-  const files = await paginate<{ filename: string; status?: string; sha?: string | null }>(request, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { ...repo, pull_number: number, per_page: PAGE_SIZE });
+  const files = await paginate<{ filename: string; status?: string; sha?: string | null }>(request, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files', {
+    ...repo,
+    pull_number: number,
+    per_page: PAGE_SIZE,
+  });
   return files.map((f) => ({ path: f.filename, status: f.status ?? 'modified', ...(f.status !== 'removed' && f.sha ? { sha: f.sha } : {}) }));
 }
 
@@ -112,7 +124,12 @@ export async function createPullRequest(request: GatewayRequest, repo: Repo, pul
 
 /** PATCH /repos/{owner}/{repo}/pulls/{pull_number}: a new body, and a new title when one is given. */
 export async function updatePullRequest(request: GatewayRequest, repo: Repo, number: number, text: { title?: string; body: string }): Promise<void> {
-  await request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { ...repo, pull_number: number, ...(text.title === undefined ? {} : { title: text.title }), body: text.body });
+  await request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+    ...repo,
+    pull_number: number,
+    ...(text.title === undefined ? {} : { title: text.title }),
+    body: text.body,
+  });
 }
 
 /** What openPullRequest did: `created` false when an open one was there already and was brought up to date. */
@@ -175,7 +192,11 @@ interface RawReviewComment {
 
 /** The review comments of a pull request, oldest first: GET /repos/{owner}/{repo}/pulls/{pull_number}/comments?per_page=100, every page. */
 export async function reviewComments(request: GatewayRequest, repo: Repo, number: number): Promise<ReviewComment[]> {
-  const raw = await paginate<RawReviewComment>(request, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments', { ...repo, pull_number: number, per_page: PAGE_SIZE });
+  const raw = await paginate<RawReviewComment>(request, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments', {
+    ...repo,
+    pull_number: number,
+    per_page: PAGE_SIZE,
+  });
   return raw.map((c) => ({
     id: c.id,
     author: c.user?.login ?? 'ghost',
@@ -203,5 +224,12 @@ export interface CommitPull {
 /** The pull requests a commit is associated with (merged into the base, or on their head): GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls. */
 export async function commitPullRequests(request: GatewayRequest, repo: Repo, sha: string): Promise<CommitPull[]> {
   const { data } = await request('GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls', { ...repo, commit_sha: sha, per_page: PAGE_SIZE });
-  return data.map((p) => ({ number: p.number, title: p.title, headRef: p.head.ref, headRepo: p.head.repo?.full_name ?? null, mergedAt: p.merged_at ?? null, mergeCommit: p.merge_commit_sha ?? null }));
+  return data.map((p) => ({
+    number: p.number,
+    title: p.title,
+    headRef: p.head.ref,
+    headRepo: p.head.repo?.full_name ?? null,
+    mergedAt: p.merged_at ?? null,
+    mergeCommit: p.merge_commit_sha ?? null,
+  }));
 }

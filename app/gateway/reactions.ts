@@ -23,5 +23,9 @@ export async function reactToComment(request: GatewayRequest, repo: Repo, commen
 
 /** DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id} (204). */
 export async function removeCommentReaction(request: GatewayRequest, repo: Repo, commentId: number, reactionId: number): Promise<void> {
-  await request('DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}', { ...repo, comment_id: commentId, reaction_id: reactionId });
+  await request('DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions/{reaction_id}', {
+    ...repo,
+    comment_id: commentId,
+    reaction_id: reactionId,
+  });
 }

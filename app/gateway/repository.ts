@@ -9,4 +9,3 @@ export async function getRepository(request: GatewayRequest, repo: Repo): Promis
   const { data } = await request('GET /repos/{owner}/{repo}', { ...repo });
   return { defaultBranch: data.default_branch };
 }
-

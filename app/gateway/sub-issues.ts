@@ -30,7 +30,12 @@ function outcomeOf(e: unknown, removing: boolean): SubIssueOutcome {
  */
 export async function addSubIssue(request: GatewayRequest, repo: Repo, parent: number, subIssueId: number, replaceParent: boolean): Promise<SubIssueOutcome> {
   try {
-    await request('POST /repos/{owner}/{repo}/issues/{issue_number}/sub_issues', { ...repo, issue_number: parent, sub_issue_id: subIssueId, ...(replaceParent ? { replace_parent: true } : {}) });
+    await request('POST /repos/{owner}/{repo}/issues/{issue_number}/sub_issues', {
+      ...repo,
+      issue_number: parent,
+      sub_issue_id: subIssueId,
+      ...(replaceParent ? { replace_parent: true } : {}),
+    });
     return 'done';
   } catch (e) {
     return outcomeOf(e, false);
@@ -54,7 +59,13 @@ export async function removeSubIssue(request: GatewayRequest, repo: Repo, parent
  */
 export async function listSubIssueIds(request: GatewayRequest, repo: Repo, parent: number): Promise<number[] | 'unavailable'> {
   try {
-    return (await paginate<{ id: number }>(request, 'GET /repos/{owner}/{repo}/issues/{issue_number}/sub_issues', { ...repo, issue_number: parent, per_page: PAGE_SIZE })).map((i) => i.id);
+    return (
+      await paginate<{ id: number }>(request, 'GET /repos/{owner}/{repo}/issues/{issue_number}/sub_issues', {
+        ...repo,
+        issue_number: parent,
+        per_page: PAGE_SIZE,
+      })
+    ).map((i) => i.id);
   } catch (e) {
     if (e instanceof GitHubError && (e.status === 403 || e.status === 404 || e.status === 410)) return 'unavailable';
     throw e;

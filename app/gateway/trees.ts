@@ -53,7 +53,13 @@ export interface NewFile {
  * `deletions` removed (an entry whose sha is null deletes the file; GitHub refuses to delete
  * one that is not there); the new tree's sha.
  */
-export async function createTree(request: GatewayRequest, repo: Repo, base: string, files: readonly NewFile[], deletions: readonly string[] = []): Promise<string> {
+export async function createTree(
+  request: GatewayRequest,
+  repo: Repo,
+  base: string,
+  files: readonly NewFile[],
+  deletions: readonly string[] = [],
+): Promise<string> {
   const tree = [
     ...files.map((f) => ({ path: f.path, mode: '100644' as const, type: 'blob' as const, content: f.content })),
     ...deletions.map((path) => ({ path, mode: '100644' as const, type: 'blob' as const, sha: null })),

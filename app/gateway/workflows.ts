@@ -41,13 +41,27 @@ export async function dispatchWorker(request: GatewayRequest, repo: Repo, ref: s
     ...repo,
     workflow_id: WORKER_WORKFLOW,
     ref,
-    inputs: { spec: inputs.spec, plan: inputs.plan, resume: inputs.resume ? 'true' : 'false', ...(inputs.running === undefined ? {} : { running: String(inputs.running) }) },
+    inputs: {
+      spec: inputs.spec,
+      plan: inputs.plan,
+      resume: inputs.resume ? 'true' : 'false',
+      ...(inputs.running === undefined ? {} : { running: String(inputs.running) }),
+    },
     return_run_details: true,
   };
   // Octokit's route types predate return_run_details (February 2026). Never retried blind: a
   // dispatch whose answer was lost may have started a worker, and a second would run the plan twice.
-  const post = (body: object) => request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', { ...body, ...NO_RETRY } as never) as Promise<{ status: number; data: unknown }>;
-  const dispatch = (body: object) => createOnce(() => post(body), () => findDispatchedRun(request, repo, inputs), 1);
+  const post = (body: object) =>
+    request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', { ...body, ...NO_RETRY } as never) as Promise<{
+      status: number;
+      data: unknown;
+    }>;
+  const dispatch = (body: object) =>
+    createOnce(
+      () => post(body),
+      () => findDispatchedRun(request, repo, inputs),
+      1,
+    );
   let response: { status: number; data: unknown };
   try {
     response = await dispatch(params);
@@ -107,8 +121,20 @@ interface RawRun {
 export async function unfinishedWorkerRuns(request: GatewayRequest, repo: Repo): Promise<WorkerRun[]> {
   const runs: WorkerRun[] = [];
   for (const status of UNFINISHED) {
-    const found = await paginate<RawRun>(request, 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs', { ...repo, workflow_id: WORKER_WORKFLOW, status, per_page: PAGE_SIZE }, (data) => (data as { workflow_runs: RawRun[] }).workflow_runs);
-    for (const run of found) runs.push({ id: run.id, displayTitle: run.display_title, status: run.status ?? status, ...(run.url ? { url: run.url } : {}), ...(run.html_url ? { htmlUrl: run.html_url } : {}) });
+    const found = await paginate<RawRun>(
+      request,
+      'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs',
+      { ...repo, workflow_id: WORKER_WORKFLOW, status, per_page: PAGE_SIZE },
+      (data) => (data as { workflow_runs: RawRun[] }).workflow_runs,
+    );
+    for (const run of found)
+      runs.push({
+        id: run.id,
+        displayTitle: run.display_title,
+        status: run.status ?? status,
+        ...(run.url ? { url: run.url } : {}),
+        ...(run.html_url ? { htmlUrl: run.html_url } : {}),
+      });
   }
   return runs;
 }

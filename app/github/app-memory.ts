@@ -81,7 +81,6 @@ export class AppMemory {
   }
 }
 
-
 /** Each delivery's context, to the memory of the App that handles it (withMemory). */
 const memories = new WeakMap<Context, AppMemory>();
 
@@ -102,6 +101,7 @@ export function withMemory(app: Probot, memory: AppMemory): Pick<Probot, 'on' | 
 /** The memory of the App handling this delivery (withMemory). */
 export function memoryOf(context: Context): AppMemory {
   const memory = memories.get(context);
-  if (!memory) throw new Error("a delivery's context without the App's memory: register its handler through withMemory (app/github/app.ts), not on Probot directly");
+  if (!memory)
+    throw new Error("a delivery's context without the App's memory: register its handler through withMemory (app/github/app.ts), not on Probot directly");
   return memory;
 }

@@ -12,7 +12,7 @@ export const APP_EVENTS = {
     actions: ['opened', 'synchronize', 'reopened', 'closed'],
     why:
       'A spec PR opened, reopened or pushed to is validated (check run `harness / spec`) and its plans synced to issues; ' +
-      'a plan PR merged closes its plan issue and starts a scheduling round; a spec\'s proposals PR (`harness/graph/<spec>`) merged syncs its plan issues from the merged spec; a push to a plan PR that changes a line a person commented on, ' +
+      "a plan PR merged closes its plan issue and starts a scheduling round; a spec's proposals PR (`harness/graph/<spec>`) merged syncs its plan issues from the merged spec; a push to a plan PR that changes a line a person commented on, " +
       "and a merged PR that reverts a plan PR, are `review` signals on the spec's signals PR.",
   },
   pull_request_review: {
@@ -31,7 +31,7 @@ export const APP_EVENTS = {
   },
   push: {
     actions: [],
-    why: "A commit on the default branch that reverts a plan's merge (`Revert \"…\"`, `This reverts commit <sha>.`) is a `review` signal on the spec's signals PR.",
+    why: 'A commit on the default branch that reverts a plan\'s merge (`Revert "…"`, `This reverts commit <sha>.`) is a `review` signal on the spec\'s signals PR.',
   },
   workflow_run: {
     actions: ['completed'],
@@ -44,7 +44,7 @@ export const APP_EVENTS = {
   },
   sub_issues: {
     actions: ['sub_issue_added', 'sub_issue_removed', 'parent_issue_added', 'parent_issue_removed'],
-    why: "A person moving a plan issue in the issue tree: under another plan issue of the spec it is a dependency change like the above; any other move is put back (app/github/graph).",
+    why: 'A person moving a plan issue in the issue tree: under another plan issue of the spec it is a dependency change like the above; any other move is put back (app/github/graph).',
     webhookOnly: true,
   },
 } as const satisfies Record<string, { actions: readonly string[]; why: string; webhookOnly?: true }>;

@@ -180,7 +180,10 @@ function ownCgroup(): { dir?: string; why?: string } {
     })
     .find((m) => m.type === 'cgroup2');
   if (!mount) return { why: 'no cgroup v2 is mounted' };
-  const own = cgroup.split('\n').find((l) => l.startsWith('0::'))?.slice(3);
+  const own = cgroup
+    .split('\n')
+    .find((l) => l.startsWith('0::'))
+    ?.slice(3);
   if (own === undefined || own.endsWith(' (deleted)')) return { why: 'this process is in no cgroup v2' };
   const root = mount.root.replace(/\/$/, '');
   if (root !== '' && own !== root && !own.startsWith(`${root}/`)) return { why: `its cgroup ${own} is outside the mounted ${mount.root}` };
@@ -188,7 +191,11 @@ function ownCgroup(): { dir?: string; why?: string } {
 }
 
 function firstLine(text: string | Buffer | null | undefined): string {
-  return String(text ?? '').trim().split('\n')[0] ?? '';
+  return (
+    String(text ?? '')
+      .trim()
+      .split('\n')[0] ?? ''
+  );
 }
 
 /** Make a cgroup beside what this process runs, run a command in it, and see it there. */
@@ -239,7 +246,10 @@ function probePidns(): { tools?: Tools; userns?: boolean; why?: string } {
       // The namespace's own /proc shows the command under its own id (a command that is not first in it is not its init);
       // then the command ends the namespace itself, so that nothing of the probe outlives it, should this process be killed meanwhile.
       const check = 'read pid rest </proc/self/stat; if [ "$pid" = "$$" ] && [ "$$" != 1 ]; then echo contained; fi; kill -USR1 1';
-      const r = spawnSync(SH, ['-c', pidnsWrap(found, userns, true), 'harness-pidns', initScript(found, tag, true), dir, found.env, SH, '-c', check], { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
+      const r = spawnSync(SH, ['-c', pidnsWrap(found, userns, true), 'harness-pidns', initScript(found, tag, true), dir, found.env, SH, '-c', check], {
+        encoding: 'utf8',
+        timeout: PROBE_TIMEOUT_MS,
+      });
       if (r.stdout.split('\n').includes('contained')) return { tools: found, userns };
       whys.push(`a command could not be run in one made with unshare ${flags.join(' ')}: ${firstLine(r.stderr) || `exit ${r.status ?? r.signal}`}`);
     } finally {
@@ -303,7 +313,9 @@ function marker(tag: string): string {
  * take at once.
  */
 function initScript(t: Tools, tag: string, probe = false): string {
-  const rest = probe ? `${quote(t.sleep)} ${INIT_SLEEP} & wait` : `while :; do ${quote(t.sleep)} ${INIT_SLEEP} & wait; set -- /proc/[0-9]*; [ $# -gt 1 ] || exit 0; done`;
+  const rest = probe
+    ? `${quote(t.sleep)} ${INIT_SLEEP} & wait`
+    : `while :; do ${quote(t.sleep)} ${INIT_SLEEP} & wait; set -- /proc/[0-9]*; [ $# -gt 1 ] || exit 0; done`;
   return `${marker(tag)}${probe ? ' trap "exit 0" USR1;' : ''} echo ok; exec >/dev/null 2>&1 </dev/null; ${rest}`;
 }
 
@@ -371,7 +383,14 @@ export function contain(command: string, args: readonly string[], options: { tag
     } catch {
       return bare;
     }
-    return { command: SH, args: ['-c', CGROUP_WRAP, 'harness-cgroup', dir, ...inner], kind: 'cgroup', cgroup: dir, end: once(() => endCgroup(dir, tag)), ended: same };
+    return {
+      command: SH,
+      args: ['-c', CGROUP_WRAP, 'harness-cgroup', dir, ...inner],
+      kind: 'cgroup',
+      cgroup: dir,
+      end: once(() => endCgroup(dir, tag)),
+      ended: same,
+    };
   }
   const dir = mkdtempSync(join(tmpdir(), 'harness-pidns-'));
   const tools = c.tools;
@@ -461,7 +480,13 @@ export async function endCgroup(dir: string, tag?: string): Promise<ReapedProces
   const ended: ReapedProcess[] = [];
   for (const cg of tree) {
     const text = await readFile(join(cg, 'cgroup.procs'), 'utf8').catch(() => '');
-    for (const p of await Promise.all(text.split('\n').filter(Boolean).map((n) => proc(Number(n))))) if (live(p)) ended.push({ pid: p.pid, command: p.command });
+    for (const p of await Promise.all(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((n) => proc(Number(n))),
+    ))
+      if (live(p)) ended.push({ pid: p.pid, command: p.command });
   }
   if (tree.length > 0) {
     await writeFile(join(dir, 'cgroup.kill'), '1').catch(() => undefined);
@@ -510,7 +535,10 @@ async function endPidns(tag: string, t: Tools): Promise<ReapedProcess[]> {
 /** What carries `tag`, killed (process-group.ts); resolves once the kernel has ended it. */
 async function endTagged(tag: string): Promise<ReapedProcess[]> {
   const ended = await reapTagged(tag);
-  await until(async () => !(await Promise.all(ended.map((p) => proc(p.pid)))).some((now) => live(now) && ended.some((e) => e.pid === now.pid && e.command === now.command)));
+  await until(
+    async () =>
+      !(await Promise.all(ended.map((p) => proc(p.pid)))).some((now) => live(now) && ended.some((e) => e.pid === now.pid && e.command === now.command)),
+  );
   return ended;
 }
 

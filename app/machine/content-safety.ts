@@ -70,7 +70,8 @@ export async function makeSafe(text: string, options: SafetyOptions = {}): Promi
   const found: { start: number; end: number; rule: string }[] = [];
   for (const secret of options.secrets ?? []) {
     if (secret.length < MIN_SECRET_LENGTH) continue;
-    for (let i = text.indexOf(secret); i !== -1; i = text.indexOf(secret, i + secret.length)) found.push({ start: i, end: i + secret.length, rule: 'known-secret' });
+    for (let i = text.indexOf(secret); i !== -1; i = text.indexOf(secret, i + secret.length))
+      found.push({ start: i, end: i + secret.length, rule: 'known-secret' });
   }
   const result = await lintSource({ source: { filePath: 'harness-content.txt', content: text, contentType: 'text' }, options: { config: CONFIG } });
   for (const m of result.messages) found.push({ start: m.range[0], end: m.range[1], rule: m.ruleId });
@@ -147,7 +148,10 @@ let lastRoots: { key: string; patterns: { root: string; pattern: RegExp }[] } | 
 function rootPatterns(roots: readonly string[]): { root: string; pattern: RegExp }[] {
   const key = roots.join('\0');
   if (lastRoots?.key !== key) {
-    const sorted = [...roots].map((r) => r.replace(/\/+$/, '')).filter((r) => r.length > 1).sort((a, b) => b.length - a.length);
+    const sorted = [...roots]
+      .map((r) => r.replace(/\/+$/, ''))
+      .filter((r) => r.length > 1)
+      .sort((a, b) => b.length - a.length);
     lastRoots = { key, patterns: sorted.map((root) => ({ root, pattern: new RegExp(`${escape(root)}${PATH_END}`, 'g') })) };
   }
   return lastRoots.patterns;

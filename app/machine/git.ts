@@ -53,7 +53,17 @@ export interface CommitOptions {
 }
 
 /** Files whose diff is noise: package managers' lock files. */
-const LOCK_FILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'Cargo.lock', 'poetry.lock', 'go.sum', 'composer.lock', 'Gemfile.lock'];
+const LOCK_FILES = [
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'Cargo.lock',
+  'poetry.lock',
+  'go.sum',
+  'composer.lock',
+  'Gemfile.lock',
+];
 
 export class Git {
   constructor(
@@ -103,7 +113,18 @@ export class Git {
       },
     );
     if (!known) return undefined;
-    return this.run(['diff', '--no-color', '--no-ext-diff', '--no-renames', '--unified=0', from, 'HEAD', '--', '.', ...LOCK_FILES.map((f) => `:(exclude,glob)**/${f}`)]);
+    return this.run([
+      'diff',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-renames',
+      '--unified=0',
+      from,
+      'HEAD',
+      '--',
+      '.',
+      ...LOCK_FILES.map((f) => `:(exclude,glob)**/${f}`),
+    ]);
   }
 
   async addAll(): Promise<void> {

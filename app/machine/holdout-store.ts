@@ -42,7 +42,11 @@ export interface RetiredLocally extends Retirement {
  * skills-archived/ (its folder removed), a gene deprecated, a lesson marked retired. An item the
  * store no longer offers (archived, deprecated, retired or gone) is no proposal: it is left out.
  */
-export async function retireLocally(store: string, proposed: readonly Retirement[], o: { at: Date; write: boolean; safety: SafetyOptions }): Promise<RetiredLocally[]> {
+export async function retireLocally(
+  store: string,
+  proposed: readonly Retirement[],
+  o: { at: Date; write: boolean; safety: SafetyOptions },
+): Promise<RetiredLocally[]> {
   const out: RetiredLocally[] = [];
   for (const item of proposed) {
     const text = await readTextIfExists(join(store, item.path));

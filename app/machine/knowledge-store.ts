@@ -56,6 +56,9 @@ export interface WrittenFile {
  */
 export async function writeKnowledgeFiles(root: string, files: readonly TreeFile[], safety: SafetyOptions): Promise<WrittenFile[]> {
   const safe = await Promise.all(files.map(async (f) => ({ path: f.path, ...(await makeSafe(f.text, safety)) })));
-  await writeTree(root, safe.map((f) => ({ path: f.path, text: f.text })));
+  await writeTree(
+    root,
+    safe.map((f) => ({ path: f.path, text: f.text })),
+  );
   return safe.map((f) => ({ path: f.path, redactions: f.redactions }));
 }

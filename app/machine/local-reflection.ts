@@ -64,7 +64,10 @@ export function storePrefix(root: string, store: string): string {
  * The lessons of a reflection written into its store, each through the content-safety pass;
  * the paths returned are the repository's, as the changes give them.
  */
-export async function writeLessons(options: Pick<LocalReflectionOptions, 'store' | 'root' | 'safety'>, changes: readonly LessonChange[]): Promise<WrittenFile[]> {
+export async function writeLessons(
+  options: Pick<LocalReflectionOptions, 'store' | 'root' | 'safety'>,
+  changes: readonly LessonChange[],
+): Promise<WrittenFile[]> {
   if (changes.length === 0) return [];
   const prefix = storePrefix(options.root, options.store);
   const files = changes.map((c) => ({ path: c.path.slice(prefix.length), text: c.content }));

@@ -88,7 +88,8 @@ async function safeSpan(span: ReadableSpan, safety: SafetyOptions): Promise<Read
   // A redaction that swallowed a separator: each text on its own.
   if (safe.length !== texts.length) safe = await Promise.all(texts.map(async (t) => (await makeSafe(t, safety)).text));
   let at = 2;
-  const redacted = <T extends Record<string, unknown>>(attributes: T): T => Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, typeof v === 'string' ? safe[at++] : v])) as T;
+  const redacted = <T extends Record<string, unknown>>(attributes: T): T =>
+    Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, typeof v === 'string' ? safe[at++] : v])) as T;
   const attributes = redacted(span.attributes);
   const events = span.events.map((e) => ({ ...e, ...(e.attributes ? { attributes: redacted(e.attributes) } : {}) }));
   const status = { ...span.status, ...(span.status.message === undefined ? {} : { message: safe[1] }) };
@@ -157,12 +158,21 @@ export interface PlanTracer extends Tracer {
  * printed reaches the file and the collector only through the content-safety pass (`safety`:
  * the run's secrets and roots).
  */
-export function planTracer(file: string, resource: SpanAttributes, env: Record<string, string | undefined> = process.env, safety: SafetyOptions = {}): PlanTracer {
+export function planTracer(
+  file: string,
+  resource: SpanAttributes,
+  env: Record<string, string | undefined> = process.env,
+  safety: SafetyOptions = {},
+): PlanTracer {
   const processors: SpanProcessor[] = [new SimpleSpanProcessor(new SafeExporter(new JsonlExporter(file), safety))];
   if (otlpConfigured(env)) {
     const timeout = Number(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT ?? OTLP_TIMEOUT_MS);
     // Read from the run's environment (a local run's may not be this process's): the endpoint and headers as the specification words them.
-    const otlp = new OTLPTraceExporter({ url: tracesUrl(env), headers: otlpHeaders(env), timeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout : OTLP_TIMEOUT_MS });
+    const otlp = new OTLPTraceExporter({
+      url: tracesUrl(env),
+      headers: otlpHeaders(env),
+      timeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout : OTLP_TIMEOUT_MS,
+    });
     processors.push(new SimpleSpanProcessor(new SafeExporter(otlp, safety)));
   }
   const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'harness', ...resource }), spanProcessors: processors });
@@ -170,7 +180,9 @@ export function planTracer(file: string, resource: SpanAttributes, env: Record<s
   const exported = otlpConfigured(env);
   // The resource's ids in OTEL_RESOURCE_ATTRIBUTES' own form (key=value, comma-separated, values percent-encoded), the user's first.
   const resourceAttributes = (traceId: string) =>
-    [env.OTEL_RESOURCE_ATTRIBUTES, ...Object.entries({ ...resource, 'harness.trace_id': traceId }).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)].filter(Boolean).join(',');
+    [env.OTEL_RESOURCE_ATTRIBUTES, ...Object.entries({ ...resource, 'harness.trace_id': traceId }).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)]
+      .filter(Boolean)
+      .join(',');
   const wrap = (span: Span, ctx: Context): TraceSpan & { ctx: Context } => ({
     ctx,
     set: (attributes) => void span.setAttributes(attributes),

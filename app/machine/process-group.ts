@@ -157,7 +157,10 @@ async function reapTaggedOnce(tag: string): Promise<ReapedProcess[] | undefined>
     const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
     // Killed already, not yet waited for by its parent: nothing more to end.
     if (['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '')) continue;
-    const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').then((c) => c.split('\0').join(' ').trim(), () => '');
+    const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').then(
+      (c) => c.split('\0').join(' ').trim(),
+      () => '',
+    );
     try {
       process.kill(Number(entry), 'SIGKILL');
       reaped.push({ pid: Number(entry), command });

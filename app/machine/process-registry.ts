@@ -105,7 +105,12 @@ function parseRecord(name: string, text: string): { pgid?: number; recorded?: st
   const tag = isProcessTag(name) ? name : undefined;
   // Only the cgroup harness made for this tag: the file names what to kill, and is no more trusted than that.
   const cgroup = rest.find((l) => l.startsWith('cgroup '))?.slice('cgroup '.length);
-  return { pgid: pgid ? valid(Number(pgid)) : undefined, recorded: recorded || undefined, tag, cgroup: tag && cgroup?.endsWith(`/harness-${tag}`) ? cgroup : undefined };
+  return {
+    pgid: pgid ? valid(Number(pgid)) : undefined,
+    recorded: recorded || undefined,
+    tag,
+    cgroup: tag && cgroup?.endsWith(`/harness-${tag}`) ? cgroup : undefined,
+  };
 }
 
 /** The process's start time in clock ticks since boot (/proc/<pid>/stat, field 22). */

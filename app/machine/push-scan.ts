@@ -188,12 +188,30 @@ async function readAllowList(dir: string, base: string): Promise<AllowList> {
  * secret: added lines per commit and commit messages, less what `.harness/secrets-allow` at
  * `allowFrom` (the base the plan started from) allows. `secrets`: this process's own values.
  */
-export async function scanCommits(dir: string, range: { base: string; head: string; allowFrom: string }, secrets: readonly string[] = []): Promise<PushFinding[]> {
+export async function scanCommits(
+  dir: string,
+  range: { base: string; head: string; allowFrom: string },
+  secrets: readonly string[] = [],
+): Promise<PushFinding[]> {
   const allow = await allowList(dir, range.allowFrom);
   const allowed = (path: string, rule: string) => allow.some((a) => a.path(path) && (a.rule === undefined || a.rule === rule));
   // Who wrote and committed each commit travels with it: a name or an email is as public as the message.
   // One git process for the lot: each commit's numstat (the names it adds, which are binary) before its patch.
-  const log = await git(dir, ['-c', 'core.quotePath=false', 'log', '--reverse', '-p', '-U0', '--numstat', '--no-renames', '--diff-filter=d', '--no-color', '--no-ext-diff', '--format=%x1e%H%n%an%n%ae%n%cn%n%ce%n%B%x1f', `${range.base}..${range.head}`]);
+  const log = await git(dir, [
+    '-c',
+    'core.quotePath=false',
+    'log',
+    '--reverse',
+    '-p',
+    '-U0',
+    '--numstat',
+    '--no-renames',
+    '--diff-filter=d',
+    '--no-color',
+    '--no-ext-diff',
+    '--format=%x1e%H%n%an%n%ae%n%cn%n%ce%n%B%x1f',
+    `${range.base}..${range.head}`,
+  ]);
   const findings: PushFinding[] = [];
   const seen = new Set<string>();
   const found = (finding: PushFinding) => {
@@ -210,7 +228,8 @@ export async function scanCommits(dir: string, range: { base: string; head: stri
     const message = rest.slice(4).join('\n');
     for (const r of (await makeSafe(message, { secrets })).redactions) found({ where: `${commit} message, line ${r.line}`, rule: r.rule });
     const places = ['author name', 'author email', 'committer name', 'committer email'];
-    for (const r of (await makeSafe(identity.join('\n'), { secrets })).redactions) found({ where: `${commit} ${places[r.line - 1] ?? 'author'}`, rule: r.rule });
+    for (const r of (await makeSafe(identity.join('\n'), { secrets })).redactions)
+      found({ where: `${commit} ${places[r.line - 1] ?? 'author'}`, rule: r.rule });
     await scanTree(dir, sha, treeChanges(chunk.slice(split + 1)), commit, secrets, found);
     for (const file of addedLines(chunk.slice(split + 1))) {
       if (file.lines.length === 0) continue;
@@ -227,7 +246,14 @@ export async function scanCommits(dir: string, range: { base: string; head: stri
  * publishes: named by its commit and number, since the name itself may be the secret), and the
  * bytes of each binary file it adds, read as `strings` reads them.
  */
-async function scanTree(dir: string, sha: string, changes: readonly TreeChange[], commit: string, secrets: readonly string[], found: (f: PushFinding) => void): Promise<void> {
+async function scanTree(
+  dir: string,
+  sha: string,
+  changes: readonly TreeChange[],
+  commit: string,
+  secrets: readonly string[],
+  found: (f: PushFinding) => void,
+): Promise<void> {
   if (changes.length === 0) return;
   for (const r of (await makeSafe(changes.map((c) => c.path).join('\n'), { secrets })).redactions) {
     const change = changes[r.line - 1];

@@ -8,7 +8,6 @@ import { HarnessError } from '../engine/core/error.js';
 /** A GSD `.planning/` has dozens of files; thousands means the path points at something else (a repository root). */
 export const MAX_TREE_FILES = 5_000;
 
-
 export interface TreeFile {
   /** Relative to the directory read, forward slashes. */
   path: string;

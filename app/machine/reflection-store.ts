@@ -41,7 +41,8 @@ async function filesUnder(dir: string, suffix: string): Promise<string[]> {
 function readText(full: string, shown: string): { text: string } | Unreadable {
   const file = readCapped(full, shown, MAX_DOCUMENT_BYTES);
   const size = file.size ?? file.bytes.length;
-  if (size > MAX_DOCUMENT_BYTES) return { file: shown, line: 1, problem: `${formatBytes(size)}, over the ${formatBytes(MAX_DOCUMENT_BYTES)} a knowledge file may have` };
+  if (size > MAX_DOCUMENT_BYTES)
+    return { file: shown, line: 1, problem: `${formatBytes(size)}, over the ${formatBytes(MAX_DOCUMENT_BYTES)} a knowledge file may have` };
   try {
     return { text: decoder.decode(file.bytes) };
   } catch {

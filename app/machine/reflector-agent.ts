@@ -44,7 +44,12 @@ function run(command: string, args: readonly string[], input: string | undefined
     const tag = processTag();
     const env = { ...Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined)), [PROCESS_TAG]: tag };
     const container = contain(command, args, { tag, cwd: options.cwd, env });
-    const child = spawn(container.command, container.args, { cwd: options.cwd, env, detached: true, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(container.command, container.args, {
+      cwd: options.cwd,
+      env,
+      detached: true,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     let timedOut = false;
     let aborted = false;
     let settled = false;

@@ -5,7 +5,17 @@ import { join, resolve, sep } from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { HarnessError } from '../engine/core/error.js';
 import { processAlive } from './process-group.js';
-import { engineHosts, expandHosts, REPORT_PROXY_ENV, githubHosts, hostOfUrl, type AgentSandbox, type AgentSandboxes, type BlockedHost, type SandboxRequest } from '../engine/core/agents/sandbox.js';
+import {
+  engineHosts,
+  expandHosts,
+  REPORT_PROXY_ENV,
+  githubHosts,
+  hostOfUrl,
+  type AgentSandbox,
+  type AgentSandboxes,
+  type BlockedHost,
+  type SandboxRequest,
+} from '../engine/core/agents/sandbox.js';
 
 /**
  * The agents' sandbox on this machine, built on Anthropic's sandbox-runtime (docs/dependencies.md
@@ -29,7 +39,21 @@ export interface SandboxPolicy {
 }
 
 /** What an agent may not read: where credentials live, in the home of harness and of the agent. */
-const CREDENTIALS = ['.ssh', '.config/gh', '.git-credentials', '.config/git/credentials', '.netrc', '.aws', '.azure', '.config/gcloud', '.docker/config.json', '.npmrc', '.pypirc', '.gnupg', '.kube'];
+const CREDENTIALS = [
+  '.ssh',
+  '.config/gh',
+  '.git-credentials',
+  '.config/git/credentials',
+  '.netrc',
+  '.aws',
+  '.azure',
+  '.config/gcloud',
+  '.docker/config.json',
+  '.npmrc',
+  '.pypirc',
+  '.gnupg',
+  '.kube',
+];
 
 /** Where each engine keeps its sessions and settings (writable for it): the variable, else the folder in the home. */
 const ENGINE_HOMES: Readonly<Record<string, readonly { env: string; home: string; under?: string }[]>> = {
@@ -60,7 +84,10 @@ async function reapOrphanRelays(): Promise<number> {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const environ = await readFile(`/proc/${entry}/environ`, 'utf8').catch(() => '');
-    const owner = environ.split('\0').find((v) => v.startsWith(`${RELAY_OWNER}=`))?.slice(RELAY_OWNER.length + 1);
+    const owner = environ
+      .split('\0')
+      .find((v) => v.startsWith(`${RELAY_OWNER}=`))
+      ?.slice(RELAY_OWNER.length + 1);
     if (owner === undefined || !/^\d+$/.test(owner) || owner === String(process.pid) || processAlive(Number(owner))) continue;
     try {
       process.kill(Number(entry), 'SIGKILL');
@@ -97,11 +124,19 @@ export class MachineSandboxes implements AgentSandboxes {
    * platform, or what is missing (bubblewrap, socat, ripgrep on Linux) and how to get it.
    */
   static async start(policy: SandboxPolicy): Promise<MachineSandboxes> {
-    if (live) throw new SandboxUnavailableError('the agents\' sandbox is already running in this process: one run at a time');
-    if (!SandboxManager.isSupportedPlatform()) throw new SandboxUnavailableError(`the agents' sandbox does not run on ${process.platform}: it needs Linux (bubblewrap) or macOS (sandbox-exec); run without --sandbox, or on such a machine`);
+    if (live) throw new SandboxUnavailableError("the agents' sandbox is already running in this process: one run at a time");
+    if (!SandboxManager.isSupportedPlatform())
+      throw new SandboxUnavailableError(
+        `the agents' sandbox does not run on ${process.platform}: it needs Linux (bubblewrap) or macOS (sandbox-exec); run without --sandbox, or on such a machine`,
+      );
     const deps = await SandboxManager.checkDependenciesAsync();
     if (deps.errors.length > 0) {
-      const install = process.platform === 'linux' ? ' (Debian and Ubuntu: sudo apt-get install bubblewrap socat ripgrep)' : process.platform === 'darwin' ? ' (brew install ripgrep)' : '';
+      const install =
+        process.platform === 'linux'
+          ? ' (Debian and Ubuntu: sudo apt-get install bubblewrap socat ripgrep)'
+          : process.platform === 'darwin'
+            ? ' (brew install ripgrep)'
+            : '';
       throw new SandboxUnavailableError(`the agents' sandbox cannot start on this machine: ${deps.errors.join('; ')}${install}`);
     }
     // A run killed (SIGKILL) leaves sandbox-runtime's relays behind, which its process started: ended here, before new ones start.
@@ -186,7 +221,10 @@ export class MachineSandboxes implements AgentSandboxes {
         const env: Record<string, string | undefined> = { ...request.env };
         for (const name of CACHE_VARIABLES) env[name] = join(cache, name.toLowerCase());
         const command = [request.command, ...request.args].map(shellQuote).join(' ');
-        const wrapped = await SandboxManager.wrapWithSandbox(command, undefined, { filesystem: filesystemFor(request, attempt, cache) }, undefined, { commandId: id, commandText: request.command });
+        const wrapped = await SandboxManager.wrapWithSandbox(command, undefined, { filesystem: filesystemFor(request, attempt, cache) }, undefined, {
+          commandId: id,
+          commandText: request.command,
+        });
         return { command: '/bin/sh', args: ['-c', wrapped], env };
       },
       bridge: (url: string) => {
@@ -230,7 +268,13 @@ function filesystemFor(request: SandboxRequest, attempt: { worktree: string; log
   // On a runner, other steps' files in $RUNNER_TEMP (the workflow's command files among them) are hidden; the
   // attempt's own folder there (its MCP config, its answers, its cache) and what it writes stay as they are.
   const runnerTemp = request.env.RUNNER_TEMP;
-  if (runnerTemp && existsSync(runnerTemp)) denyRead.push(...allBut(resolve(runnerTemp), [attempt.logDir, ...allowWrite].map((p) => resolve(p))));
+  if (runnerTemp && existsSync(runnerTemp))
+    denyRead.push(
+      ...allBut(
+        resolve(runnerTemp),
+        [attempt.logDir, ...allowWrite].map((p) => resolve(p)),
+      ),
+    );
   return { denyRead, allowRead: [], allowWrite, denyWrite: [] };
 }
 

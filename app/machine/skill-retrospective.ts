@@ -61,9 +61,15 @@ export interface Retrospective {
 export async function retrospectLocally(o: RetrospectiveOptions): Promise<Retrospective> {
   const prefix = storePrefix(o.root, o.store);
   const [read, all] = await Promise.all([readReflectionStore(o.store, prefix), readKnowledgeStore(o.store)]);
-  let candidates = skillCandidates({ signals: read.signals, lessons: read.lessons, ...(o.spec ? { spec: o.spec } : {}), lessonEvidence: o.config.knowledge.skills.lesson_evidence });
+  let candidates = skillCandidates({
+    signals: read.signals,
+    lessons: read.lessons,
+    ...(o.spec ? { spec: o.spec } : {}),
+    lessonEvidence: o.config.knowledge.skills.lesson_evidence,
+  });
   if (o.plans) candidates = candidates.filter((c) => c.plan !== undefined && o.plans!.includes(c.plan));
-  if (o.requested !== undefined) candidates = candidates.filter((c) => c.plan === o.requested).map((c) => ({ ...c, requested: `harness retrospective --plan ${o.requested}` }));
+  if (o.requested !== undefined)
+    candidates = candidates.filter((c) => c.plan === o.requested).map((c) => ({ ...c, requested: `harness retrospective --plan ${o.requested}` }));
   const extractions = await extractSkills({
     candidates,
     known: knownEntries(all.files),
@@ -81,11 +87,20 @@ export async function retrospectLocally(o: RetrospectiveOptions): Promise<Retros
  * line per candidate in the day's trajectory file as it is now (read again, so a writer that
  * took turns with others appends to what they wrote). Paths are the repository's.
  */
-export async function writeExtractions(o: Pick<RetrospectiveOptions, 'store' | 'root' | 'now' | 'project' | 'origin' | 'safety'>, extractions: readonly Extraction[]): Promise<WrittenFile[]> {
+export async function writeExtractions(
+  o: Pick<RetrospectiveOptions, 'store' | 'root' | 'now' | 'project' | 'origin' | 'safety'>,
+  extractions: readonly Extraction[],
+): Promise<WrittenFile[]> {
   if (extractions.length === 0) return [];
   const prefix = storePrefix(o.root, o.store);
   const path = trajectoryPath(o.now);
-  const trajectory = appendTrajectory(await readTextIfExists(join(o.store, path)), extractionEvents(extractions, { at: o.now, project: o.project, origin: o.origin }));
-  const files = [...extractions.flatMap((x) => (x.path && x.text ? [{ path: x.path, text: x.text }] : [])), ...(trajectory ? [{ path, text: trajectory }] : [])];
+  const trajectory = appendTrajectory(
+    await readTextIfExists(join(o.store, path)),
+    extractionEvents(extractions, { at: o.now, project: o.project, origin: o.origin }),
+  );
+  const files = [
+    ...extractions.flatMap((x) => (x.path && x.text ? [{ path: x.path, text: x.text }] : [])),
+    ...(trajectory ? [{ path, text: trajectory }] : []),
+  ];
   return (await writeKnowledgeFiles(o.store, files, o.safety)).map((w) => ({ ...w, path: `${prefix}${w.path}` }));
 }

@@ -49,7 +49,10 @@ export async function readImports(root: string, files: readonly string[]): Promi
 }
 
 /** Each plan's imports, read from its files (those it writes, not globs, and those it reads) in a checkout: what a completion signal's profiles record. */
-export async function planImports(root: string, plans: readonly { id: string; filesModified: string[]; filesRead: string[] }[]): Promise<Map<string, string[]>> {
+export async function planImports(
+  root: string,
+  plans: readonly { id: string; filesModified: string[]; filesRead: string[] }[],
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   for (const p of plans) out.set(p.id, await readImports(root, importedFrom(p)));
   return out;

@@ -45,5 +45,13 @@ export async function loadSurfacingIndex(root: string): Promise<KnowledgeIndex &
  */
 export async function safeSurfaced(entries: readonly SurfacedEntry[], safety: SafetyOptions): Promise<SurfacedEntry[]> {
   const safe = async (text: string) => (text === '' ? text : (await makeSafe(text, safety)).text);
-  return Promise.all(entries.map(async (e) => ({ ...e, title: await safe(e.title), text: await safe(e.text), why: await safe(e.why), ...(e.origin === undefined ? {} : { origin: await safe(e.origin) }) })));
+  return Promise.all(
+    entries.map(async (e) => ({
+      ...e,
+      title: await safe(e.title),
+      text: await safe(e.text),
+      why: await safe(e.why),
+      ...(e.origin === undefined ? {} : { origin: await safe(e.origin) }),
+    })),
+  );
 }

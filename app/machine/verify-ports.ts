@@ -62,7 +62,15 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
       let started: Promise<void> | undefined;
       try {
         const onStart = (pgid: number) => void (started = options.processes?.started(tag, pgid));
-        return await runShell(command, { cwd, timeoutMs: execOptions.timeoutMs, env: { ...options.env, ...execOptions.env }, maxOutputBytes: options.maxOutputBytes, inherit: checkEnv(), tag, onStart });
+        return await runShell(command, {
+          cwd,
+          timeoutMs: execOptions.timeoutMs,
+          env: { ...options.env, ...execOptions.env },
+          maxOutputBytes: options.maxOutputBytes,
+          inherit: checkEnv(),
+          tag,
+          onStart,
+        });
       } finally {
         await started;
         await options.processes?.untrack(tag);

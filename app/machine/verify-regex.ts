@@ -38,7 +38,9 @@ export const workerRegexSearch: RegexSearch = (request: RegexRequest, timeoutMs:
       void worker.terminate();
     };
     const timer = setTimeout(() => settle(() => reject(new PatternTimeoutError(request.source, timeoutMs))), timeoutMs);
-    worker.once('message', (reply: Reply) => settle(() => (reply.ok ? resolve(reply.match) : reject(new Error(`the pattern /${request.source}/ failed: ${reply.message}`)))));
+    worker.once('message', (reply: Reply) =>
+      settle(() => (reply.ok ? resolve(reply.match) : reject(new Error(`the pattern /${request.source}/ failed: ${reply.message}`)))),
+    );
     worker.once('error', (e) => settle(() => reject(new Error(`the pattern /${request.source}/ could not be searched: ${e.message}`))));
     worker.once('exit', (code) => settle(() => reject(new Error(`the pattern /${request.source}/ could not be searched: its thread ended (exit ${code})`))));
   });

@@ -81,7 +81,9 @@ export async function startServer(
 
   // With a fixed port, a server left over from an earlier run would answer for this one.
   if (portEnv.PORT !== undefined && !serve.url.includes('{port}') && (await answers(readyUrl))) {
-    throw new Error(`something already answers at ${readyUrl} before ${JSON.stringify(serve.command)} started; stop it, or write {port} in serve.url to get a free port`);
+    throw new Error(
+      `something already answers at ${readyUrl} before ${JSON.stringify(serve.command)} started; stop it, or write {port} in serve.url to get a free port`,
+    );
   }
 
   const output = new ProcessTail(OUTPUT_CAP);

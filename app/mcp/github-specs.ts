@@ -75,6 +75,9 @@ export async function githubSpec(github: Gateway, spec: string): Promise<GitHubS
 
 export function githubPlan(github: Gateway, spec: GitHubSpec, plan: string): GitHubPlan {
   const found = spec.plans.find((p) => p.plan === plan);
-  if (!found) throw new McpToolError(`${spec.spec} has no plan issue for ${plan} on ${github.repo.owner}/${github.repo.repo}: its plans are ${spec.plans.map((p) => p.plan).join(', ')}`);
+  if (!found)
+    throw new McpToolError(
+      `${spec.spec} has no plan issue for ${plan} on ${github.repo.owner}/${github.repo.repo}: its plans are ${spec.plans.map((p) => p.plan).join(', ')}`,
+    );
   return found;
 }

@@ -15,8 +15,14 @@ export interface GitHubTools {
   secrets: readonly string[];
 }
 
-const specId = z.string().regex(/^[A-Z][A-Z0-9]*-\d+$/, 'a spec id, as SPC-001').describe('The spec id (SPC-001).');
-const planId = z.string().regex(/^\d{2}-\d{2}$/, 'a plan id is PP-NN, as 01-02').describe('A plan id, PP-NN (01-02).');
+const specId = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9]*-\d+$/, 'a spec id, as SPC-001')
+  .describe('The spec id (SPC-001).');
+const planId = z
+  .string()
+  .regex(/^\d{2}-\d{2}$/, 'a plan id is PP-NN, as 01-02')
+  .describe('A plan id, PP-NN (01-02).');
 
 /** A checkpoint waiting on GitHub: the plan issue at status:checkpoint, the question its worker asked, its check run. */
 interface GitHubCheckpoint {
@@ -54,7 +60,8 @@ function commandPlace(s: GitHubSpec): { number: number; what: string } {
 /** The command text, checked against the App's own grammar before it is posted. */
 function command(text: string): string {
   const parsed = parseCommand(text);
-  if (parsed === undefined || parsed instanceof ParseError) throw new McpToolError(`"${text}" is not a command the harness App accepts${parsed ? `: ${parsed.message}` : ''}`);
+  if (parsed === undefined || parsed instanceof ParseError)
+    throw new McpToolError(`"${text}" is not a command the harness App accepts${parsed ? `: ${parsed.message}` : ''}`);
   return text;
 }
 
@@ -97,11 +104,15 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
       inputSchema: z.object({ spec: specId.optional().describe('Only this spec; every spec with plan issues when left out.') }),
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    guarded(async (args: { spec?: string }) => {
-      const specs = args.spec === undefined ? await githubSpecs(github) : [await githubSpec(github, args.spec)];
-      if (specs.length === 0) return toolText(`No spec has plan issues on ${where} yet: the App opens them when a spec PR is opened and valid.`, { repository: where, specs: [] });
-      return toolText(specs.flatMap(specLines).join('\n'), { repository: where, specs });
-    }, (args) => `reading ${args.spec ?? 'the specs'}' plan issues on ${where} failed`),
+    guarded(
+      async (args: { spec?: string }) => {
+        const specs = args.spec === undefined ? await githubSpecs(github) : [await githubSpec(github, args.spec)];
+        if (specs.length === 0)
+          return toolText(`No spec has plan issues on ${where} yet: the App opens them when a spec PR is opened and valid.`, { repository: where, specs: [] });
+        return toolText(specs.flatMap(specLines).join('\n'), { repository: where, specs });
+      },
+      (args) => `reading ${args.spec ?? 'the specs'}' plan issues on ${where} failed`,
+    ),
   );
 
   server.registerTool(
@@ -114,25 +125,37 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
         'Follow the plans with harness_github_specs.',
       inputSchema: z.object({
         spec: specId,
-        target: z.string().regex(/^(all|\d{1,2}|\d{2}-\d{2})$/, 'all, a phase (PP) or a plan (PP-NN)').describe('all, a phase PP (02), or a plan PP-NN (02-01).'),
+        target: z
+          .string()
+          .regex(/^(all|\d{1,2}|\d{2}-\d{2})$/, 'all, a phase (PP) or a plan (PP-NN)')
+          .describe('all, a phase PP (02), or a plan PP-NN (02-01).'),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    guarded(async (args: { spec: string; target: string }) => {
-      const s = await githubSpec(github, args.spec);
-      const target = /^\d$/.test(args.target) ? args.target.padStart(2, '0') : args.target;
-      if (/^\d{2}$/.test(target) && !s.plans.some((p) => p.phase === target)) throw new McpToolError(`${s.spec} has no plan issue in phase ${target} on ${where}: its phases are ${[...new Set(s.plans.map((p) => p.phase))].join(', ')}`);
-      if (/^\d{2}-\d{2}$/.test(target)) githubPlan(github, s, target);
-      const text = command(`/harness execute ${s.spec}/${target}`);
-      const place = commandPlace(s);
-      const posted = await github.comment(place.number, text);
-      return toolText(`Posted \`${text}\` on ${place.what}: ${posted.url}\nThe harness App queues the plans and answers there; harness_github_specs shows their status as it changes.`, {
-        repository: where,
-        command: text,
-        issue: place.number,
-        comment: { id: posted.id, url: posted.url },
-      });
-    }, (args) => `${args.spec}: /harness execute ${args.target} was not posted on ${where}`),
+    guarded(
+      async (args: { spec: string; target: string }) => {
+        const s = await githubSpec(github, args.spec);
+        const target = /^\d$/.test(args.target) ? args.target.padStart(2, '0') : args.target;
+        if (/^\d{2}$/.test(target) && !s.plans.some((p) => p.phase === target))
+          throw new McpToolError(
+            `${s.spec} has no plan issue in phase ${target} on ${where}: its phases are ${[...new Set(s.plans.map((p) => p.phase))].join(', ')}`,
+          );
+        if (/^\d{2}-\d{2}$/.test(target)) githubPlan(github, s, target);
+        const text = command(`/harness execute ${s.spec}/${target}`);
+        const place = commandPlace(s);
+        const posted = await github.comment(place.number, text);
+        return toolText(
+          `Posted \`${text}\` on ${place.what}: ${posted.url}\nThe harness App queues the plans and answers there; harness_github_specs shows their status as it changes.`,
+          {
+            repository: where,
+            command: text,
+            issue: place.number,
+            comment: { id: posted.id, url: posted.url },
+          },
+        );
+      },
+      (args) => `${args.spec}: /harness execute ${args.target} was not posted on ${where}`,
+    ),
   );
 
   server.registerTool(
@@ -143,17 +166,22 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
       inputSchema: z.object({ spec: specId.optional().describe('Only this spec; every spec when left out.') }),
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    guarded(async (args: { spec?: string }) => {
-      const specs = args.spec === undefined ? await githubSpecs(github) : [await githubSpec(github, args.spec)];
-      const waiting: GitHubCheckpoint[] = [];
-      for (const s of specs) for (const p of s.plans.filter((x) => x.status === 'checkpoint' && x.open)) waiting.push(await checkpointOfPlan(github, s.spec, p));
-      if (waiting.length === 0) return toolText(`Nothing waits for an answer on ${where}${args.spec ? ` in ${args.spec}` : ''}.`, { repository: where, checkpoints: [] });
-      const lines = waiting.map(
-        (c) =>
-          `${c.spec} ${c.plan} (#${c.issue} ${c.url})${c.check ? ` · check run ${c.check.conclusion ?? c.check.status}` : ''}: ${c.question ?? 'no question found on the issue'}\n  answer: harness_github_respond { "spec": "${c.spec}", "plan": "${c.plan}", "answer": … }`,
-      );
-      return toolText(lines.join('\n'), { repository: where, checkpoints: waiting });
-    }, (args) => `reading ${args.spec ?? 'the specs'}' checkpoints on ${where} failed`),
+    guarded(
+      async (args: { spec?: string }) => {
+        const specs = args.spec === undefined ? await githubSpecs(github) : [await githubSpec(github, args.spec)];
+        const waiting: GitHubCheckpoint[] = [];
+        for (const s of specs)
+          for (const p of s.plans.filter((x) => x.status === 'checkpoint' && x.open)) waiting.push(await checkpointOfPlan(github, s.spec, p));
+        if (waiting.length === 0)
+          return toolText(`Nothing waits for an answer on ${where}${args.spec ? ` in ${args.spec}` : ''}.`, { repository: where, checkpoints: [] });
+        const lines = waiting.map(
+          (c) =>
+            `${c.spec} ${c.plan} (#${c.issue} ${c.url})${c.check ? ` · check run ${c.check.conclusion ?? c.check.status}` : ''}: ${c.question ?? 'no question found on the issue'}\n  answer: harness_github_respond { "spec": "${c.spec}", "plan": "${c.plan}", "answer": … }`,
+        );
+        return toolText(lines.join('\n'), { repository: where, checkpoints: waiting });
+      },
+      (args) => `reading ${args.spec ?? 'the specs'}' checkpoints on ${where} failed`,
+    ),
   );
 
   server.registerTool(
@@ -166,26 +194,40 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
       inputSchema: z.object({
         spec: specId,
         plan: planId,
-        answer: z.string().trim().min(1).max(1000).regex(/^[^\r\n]+$/, 'one line: the App reads the answer from the command\'s line').describe('The answer, on one line.'),
+        answer: z
+          .string()
+          .trim()
+          .min(1)
+          .max(1000)
+          .regex(/^[^\r\n]+$/, "one line: the App reads the answer from the command's line")
+          .describe('The answer, on one line.'),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    guarded(async (args: { spec: string; plan: string; answer: string }) => {
-      const s = await githubSpec(github, args.spec);
-      const plan = githubPlan(github, s, args.plan);
-      if (plan.status !== 'checkpoint') throw new McpToolError(`${s.spec} plan ${plan.plan} (#${plan.issue}) is ${plan.status}, not waiting at a checkpoint: nothing to answer (harness_github_checkpoints lists what waits)`);
-      const safe = await makeSafe(args.answer, { secrets });
-      if (safe.redactions.length > 0) {
-        throw new McpToolError(`the answer for ${s.spec} plan ${plan.plan} holds what looks like a secret (${[...new Set(safe.redactions.map((r) => r.rule))].join(', ')}): nothing was posted; answer without it`);
-      }
-      const text = command(`/harness respond ${s.spec}/${plan.plan} ${safe.text}`);
-      const posted = await github.comment(plan.issue, text);
-      return toolText(`Posted \`${text}\` on #${plan.issue}: ${posted.url}\nThe harness App records the answer and resumes the plan's worker.`, {
-        repository: where,
-        command: text,
-        issue: plan.issue,
-        comment: { id: posted.id, url: posted.url },
-      });
-    }, (args) => `${args.spec} plan ${args.plan}: the answer was not posted on ${where}`),
+    guarded(
+      async (args: { spec: string; plan: string; answer: string }) => {
+        const s = await githubSpec(github, args.spec);
+        const plan = githubPlan(github, s, args.plan);
+        if (plan.status !== 'checkpoint')
+          throw new McpToolError(
+            `${s.spec} plan ${plan.plan} (#${plan.issue}) is ${plan.status}, not waiting at a checkpoint: nothing to answer (harness_github_checkpoints lists what waits)`,
+          );
+        const safe = await makeSafe(args.answer, { secrets });
+        if (safe.redactions.length > 0) {
+          throw new McpToolError(
+            `the answer for ${s.spec} plan ${plan.plan} holds what looks like a secret (${[...new Set(safe.redactions.map((r) => r.rule))].join(', ')}): nothing was posted; answer without it`,
+          );
+        }
+        const text = command(`/harness respond ${s.spec}/${plan.plan} ${safe.text}`);
+        const posted = await github.comment(plan.issue, text);
+        return toolText(`Posted \`${text}\` on #${plan.issue}: ${posted.url}\nThe harness App records the answer and resumes the plan's worker.`, {
+          repository: where,
+          command: text,
+          issue: plan.issue,
+          comment: { id: posted.id, url: posted.url },
+        });
+      },
+      (args) => `${args.spec} plan ${args.plan}: the answer was not posted on ${where}`,
+    ),
   );
 }

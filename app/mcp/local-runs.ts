@@ -80,7 +80,17 @@ export class LocalRuns {
     const [command, ...prefix] = this.harness;
     // Its own process group: a signal meant for the server (the agent's Ctrl-C) is not the run's; stopping is harness_stop_run's.
     const child = spawn(command!, [...prefix, ...args], { cwd: this.root, env: process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const run: LocalRun = { id: `run-${this.#next++}`, spec, args, child, startedAt: new Date(), exitCode: null, stopped: false, output: [], ended: Promise.resolve() };
+    const run: LocalRun = {
+      id: `run-${this.#next++}`,
+      spec,
+      args,
+      child,
+      startedAt: new Date(),
+      exitCode: null,
+      stopped: false,
+      output: [],
+      ended: Promise.resolve(),
+    };
     const collect = (stream: NodeJS.ReadableStream | null) => {
       let partial = '';
       stream?.setEncoding('utf8');
@@ -188,7 +198,7 @@ function outcomeOf(run: LocalRun): string {
     case 0:
       return 'every plan (and phase) it was asked to run is verified';
     case 1:
-      return 'it ended with failures or work left: the plans\' states say which, and why';
+      return "it ended with failures or work left: the plans' states say which, and why";
     case 2:
       return 'harness refused the command (a usage error): the output says why';
     case 75:

@@ -52,7 +52,9 @@ export class LocalSpecs {
       const id = await this.idOf(dir);
       if (id !== undefined) return { dir, id };
     }
-    const known = specs.length ? `the specs here are ${specs.map((s) => `${s.id} (${s.dir})`).join(', ')}` : `there is no spec under ${await this.specsRoot()}/ (a directory holding SPEC.md)`;
+    const known = specs.length
+      ? `the specs here are ${specs.map((s) => `${s.id} (${s.dir})`).join(', ')}`
+      : `there is no spec under ${await this.specsRoot()}/ (a directory holding SPEC.md)`;
     throw new McpToolError(`no spec "${named}" in ${this.root}: ${known}; name one by its id or its directory`);
   }
 

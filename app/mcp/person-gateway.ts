@@ -9,6 +9,12 @@ import type { Repo } from '../gateway/request.js';
 export function personGateway(token: string, apiUrl: string, repo: Repo, options: { unthrottled?: boolean } = {}): Gateway {
   // stdout is the MCP channel: waits and retries are said on stderr.
   const warn = (m: string) => process.stderr.write(`harness mcp: ${m}\n`);
-  const client = gitHubClient({ token, baseUrl: apiUrl, userAgent: 'harness-mcp', warn, ...(options.unthrottled === undefined ? {} : { unthrottled: options.unthrottled }) });
+  const client = gitHubClient({
+    token,
+    baseUrl: apiUrl,
+    userAgent: 'harness-mcp',
+    warn,
+    ...(options.unthrottled === undefined ? {} : { unthrottled: options.unthrottled }),
+  });
   return gateway(client.request, repo, 'person');
 }

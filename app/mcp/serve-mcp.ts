@@ -36,7 +36,9 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     {
       instructions:
         'harness executes specs (SPEC.md, ROADMAP.md, PLAN.md files) with coding agents: list the specs, validate one, look at its graph, execute a phase or plan and follow the run, answer its checkpoints, read what a plan left (SUMMARY, VERIFICATION).' +
-        (options.github ? ` On GitHub (${options.github.repo.owner}/${options.github.repo.repo}) the harness_github_* tools read the plan issues and post /harness commands that the harness App acts on.` : ''),
+        (options.github
+          ? ` On GitHub (${options.github.repo.owner}/${options.github.repo.repo}) the harness_github_* tools read the plan issues and post /harness commands that the harness App acts on.`
+          : ''),
     },
   );
   const runs = new LocalRuns(options.harness, options.root);

@@ -3,10 +3,27 @@ export interface StatusReport {
   spec: string;
   title: string;
   status: string;
-  progress: { plansTotal: number; plansVerified: number; plansDoneBeforeImport?: number; phasesTotal: number; phasesVerified: number; phasesDoneBeforeImport?: number; percent: number };
+  progress: {
+    plansTotal: number;
+    plansVerified: number;
+    plansDoneBeforeImport?: number;
+    phasesTotal: number;
+    phasesVerified: number;
+    phasesDoneBeforeImport?: number;
+    percent: number;
+  };
   integrationBranch: string | null;
   phases: { id: string; title: string; state: string }[];
-  plans: { id: string; title: string; phase: string; state: string; task: number | null; tasks: number | null; message: string | null; reason: string | null }[];
+  plans: {
+    id: string;
+    title: string;
+    phase: string;
+    state: string;
+    task: number | null;
+    tasks: number | null;
+    message: string | null;
+    reason: string | null;
+  }[];
   checkpoints: { session: string; kind: string; prompt: string; options: string[]; askedAt: string }[];
 }
 
@@ -35,7 +52,12 @@ export function statusLines(s: StatusReport): string[] {
   for (const phase of s.phases) {
     out.push(`Phase ${phase.id} · ${phase.title} — ${phase.state}`);
     for (const plan of s.plans.filter((p) => p.phase === phase.id)) {
-      const detail = plan.state === 'running' && plan.task !== null ? ` · step ${plan.task}/${plan.tasks}: ${plan.message ?? ''}` : plan.reason ? ` · ${plan.reason.split('\n')[0]}` : '';
+      const detail =
+        plan.state === 'running' && plan.task !== null
+          ? ` · step ${plan.task}/${plan.tasks}: ${plan.message ?? ''}`
+          : plan.reason
+            ? ` · ${plan.reason.split('\n')[0]}`
+            : '';
       out.push(`  ${plan.id} ${plan.title} — ${plan.state}${detail}`);
     }
   }

@@ -15,7 +15,13 @@ export class McpToolError extends HarnessError {}
  */
 export function toolText(text: string, data?: Record<string, unknown>): CallToolResult {
   if (data === undefined) return { content: [{ type: 'text', text }] };
-  return { content: [{ type: 'text', text }, { type: 'text', text: JSON.stringify(data) }], structuredContent: data };
+  return {
+    content: [
+      { type: 'text', text },
+      { type: 'text', text: JSON.stringify(data) },
+    ],
+    structuredContent: data,
+  };
 }
 
 export function toolError(message: string): CallToolResult {

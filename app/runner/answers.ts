@@ -62,7 +62,9 @@ export async function awaitAnswer(ctx: RunContext, session: string, checkpoint: 
       }
       return undefined;
     })();
-    const fromPrompt = ctx.options.ask ? ctx.options.ask(record, done.signal).then((a) => (a === undefined ? new Promise<undefined>(() => {}) : a)) : new Promise<undefined>(() => {});
+    const fromPrompt = ctx.options.ask
+      ? ctx.options.ask(record, done.signal).then((a) => (a === undefined ? new Promise<undefined>(() => {}) : a))
+      : new Promise<undefined>(() => {});
     const answer = await Promise.race([fromFile, fromPrompt]);
     if (answer === undefined) throw new AttemptStoppedError('the run was stopped while waiting for an answer');
     await store.clearCheckpoint(session);

@@ -38,11 +38,13 @@ export class AttemptHistory {
   async read(cwd: string, base: string): Promise<{ commits: CommitInfo[]; changed: string[] }> {
     const head = await headFromFiles(cwd);
     if (head !== undefined) {
-      const read = await this.watch.time(() => this.#readHistory(head, base)).catch((e: unknown) => {
-        // The reader cannot be used: git answers below.
-        if (!(e instanceof ObjectReaderError)) throw e;
-        return undefined;
-      });
+      const read = await this.watch
+        .time(() => this.#readHistory(head, base))
+        .catch((e: unknown) => {
+          // The reader cannot be used: git answers below.
+          if (!(e instanceof ObjectReaderError)) throw e;
+          return undefined;
+        });
       if (read !== undefined) return read;
     }
     return this.#loggedHistory(cwd, base);
@@ -52,7 +54,7 @@ export class AttemptHistory {
   async #readHistory(head: string, base: string): Promise<{ commits: CommitInfo[]; changed: string[] } | undefined> {
     const commits: CommitInfo[] = [];
     let headTree: string | undefined;
-    for (let id = head; id !== base; ) {
+    for (let id = head; id !== base;) {
       // A branch this long is no attempt's: git answers.
       if (commits.length >= MAX_WALKED) return undefined;
       const object = await this.#objects.read(id);

@@ -57,7 +57,12 @@ function localProgress(ctx: RunContext, plan: Plan, session: PlanSession): Progr
           return reporter.event({ kind: 'plan-progress', plan: plan.id, message: e.title, task: e.task, total: e.total });
         case 'progress':
           await session.update({ message: e.message });
-          return reporter.event({ kind: 'plan-progress', plan: plan.id, message: e.message, ...(e.task === undefined ? {} : { task: e.task, total: e.total }) });
+          return reporter.event({
+            kind: 'plan-progress',
+            plan: plan.id,
+            message: e.message,
+            ...(e.task === undefined ? {} : { task: e.task, total: e.total }),
+          });
         case 'agent-waiting':
           await ctx.watch.paused(plan.id);
           return session.update({ state: 'checkpoint', message: e.checkpoint.prompt.split('\n')[0] });
@@ -98,7 +103,9 @@ export function localAttemptPorts(ctx: RunContext, plan: Plan, session: PlanSess
 export function reportForeign(ctx: RunContext, found: readonly ForeignWrite[]): void {
   for (const w of found) {
     const who = w.by.length === 0 ? 'an agent of no plan of this run' : `the agent of ${w.by.join(' or ')}`;
-    const what = w.gitRemoved ? 'removed its .git' : `wrote ${w.files.join(', ')} there; put back, and a deviation of ${w.by.join(' or ') || 'nobody known'}, not of ${w.victim}`;
+    const what = w.gitRemoved
+      ? 'removed its .git'
+      : `wrote ${w.files.join(', ')} there; put back, and a deviation of ${w.by.join(' or ') || 'nobody known'}, not of ${w.victim}`;
     ctx.reporter.event({ kind: 'info', text: `${w.victim}'s worktree: ${who} ${what}` });
   }
 }

@@ -126,16 +126,35 @@ export async function fileKnowledge(ctx: RunContext, capture: LocalCapture): Pro
 }
 
 /** The trajectory's `match` (and, verified, `use`) lines of the knowledge an attempt had in its brief. */
-export async function attemptTrajectory(ctx: RunContext, plan: Plan, entries: readonly SurfacedEntry[], how: { verified: boolean; attempt: number }): Promise<TrajectoryEvent[]> {
+export async function attemptTrajectory(
+  ctx: RunContext,
+  plan: Plan,
+  entries: readonly SurfacedEntry[],
+  how: { verified: boolean; attempt: number },
+): Promise<TrajectoryEvent[]> {
   if (entries.length === 0) return [];
-  return trajectoryEvents({ entries, project: await runProject(ctx), spec: ctx.spec.id, plan: plan.id, attempt: how.attempt, verified: how.verified, at: ctx.now(), origin: runOrigin(ctx) });
+  return trajectoryEvents({
+    entries,
+    project: await runProject(ctx),
+    spec: ctx.spec.id,
+    plan: plan.id,
+    attempt: how.attempt,
+    verified: how.verified,
+    at: ctx.now(),
+    origin: runOrigin(ctx),
+  });
 }
 
 /**
  * The capsule of an attempt verified with genes in its brief (capsule-record.ts): its blast
  * radius is the files the plan declares and those it changed beyond them.
  */
-export async function attemptCapsule(ctx: RunContext, plan: Plan, entries: readonly SurfacedEntry[], how: { attempt: number; results: readonly LevelResult[]; undeclared: readonly string[] }): Promise<CapsuleFile | undefined> {
+export async function attemptCapsule(
+  ctx: RunContext,
+  plan: Plan,
+  entries: readonly SurfacedEntry[],
+  how: { attempt: number; results: readonly LevelResult[]; undeclared: readonly string[] },
+): Promise<CapsuleFile | undefined> {
   if (!entries.some((e) => e.kind === 'gene')) return undefined;
   return capsuleFor({
     spec: ctx.spec.id,

@@ -124,11 +124,10 @@ export async function commitDocuments(
   // Knowledge a killed run filed and never committed is deduplicated when filed again (its
   // keys are in the store's index on disk): the whole store goes into the commit, so it lands.
   const store = existsSync(join(ctx.integration.worktree, KNOWLEDGE_ROOT)) ? [KNOWLEDGE_ROOT] : [];
-  return ctx.repo.commitPaths(
-    ctx.integration.worktree,
-    [...paths.map((p) => `${specPrefix}${p}`), ...new Set([...knowledge, ...store])],
-    { subject: `docs(${ctx.spec.id}): ${subject}`, trailers: [...trailers, { key: TRAILER_SPEC, value: ctx.spec.id }] },
-  );
+  return ctx.repo.commitPaths(ctx.integration.worktree, [...paths.map((p) => `${specPrefix}${p}`), ...new Set([...knowledge, ...store])], {
+    subject: `docs(${ctx.spec.id}): ${subject}`,
+    trailers: [...trailers, { key: TRAILER_SPEC, value: ctx.spec.id }],
+  });
 }
 
 /**

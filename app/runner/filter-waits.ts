@@ -15,15 +15,10 @@ export function filterText(filter: RunFilter): string {
  * Why plans a limited run (--plan, --phase) was asked for did not run: one line each, naming
  * the dependency not verified yet (and its state), the failure that blocks it, (a failed plan, or a phase that failed its verification). Empty when every plan in the filter ran or is done.
  */
-export function filterWaits(
-  spec: Spec,
-  state: ScheduleState,
-  filter: RunFilter,
-  reasons: ReadonlyMap<string, string>,
-  specArg: string,
-): string[] {
+export function filterWaits(spec: Spec, state: ScheduleState, filter: RunFilter, reasons: ReadonlyMap<string, string>, specArg: string): string[] {
   if (filter.plan === undefined && filter.phase === undefined) return [];
-  const inFilter = (id: string) => (filter.plan === undefined || filter.plan === id) && (filter.phase === undefined || spec.planById.get(id)!.phase === filter.phase);
+  const inFilter = (id: string) =>
+    (filter.plan === undefined || filter.plan === id) && (filter.phase === undefined || spec.planById.get(id)!.phase === filter.phase);
   const lines: string[] = [];
   for (const plan of spec.plans) {
     if (!inFilter(plan.id)) continue;

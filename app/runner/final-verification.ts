@@ -24,7 +24,11 @@ export async function finalVerification(ctx: RunContext): Promise<Record<string,
     {
       title: `${ctx.spec.id} ${ctx.spec.title}`,
       result: `Every phase passed its verification on the merged work (${plural(ctx.spec.phases.length, 'phase')}, ${plural(ctx.spec.plans.length, 'plan')}, ${plural(checks.length, 'check')} at phase level).`,
-      checks: ['| Phase | Check | Result |', '|---|---|---|', ...checks.map((c) => `| ${c.id.split('/')[0]} | ${c.id.slice(c.id.indexOf('/') + 1)} | ${c.result} |`)].join('\n'),
+      checks: [
+        '| Phase | Check | Result |',
+        '|---|---|---|',
+        ...checks.map((c) => `| ${c.id.split('/')[0]} | ${c.id.slice(c.id.indexOf('/') + 1)} | ${c.result} |`),
+      ].join('\n'),
       follow_up: `Review and merge \`${ctx.integration.branch}\` into \`${ctx.record.baseBranch}\`.`,
     },
   );

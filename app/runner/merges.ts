@@ -9,7 +9,11 @@ import type { TimedGit } from './timed-git.js';
  * merged (a crash after the merge, before the run recorded it) returns the commit that
  * merged it. A conflict leaves the integration worktree as it was.
  */
-export async function mergeBranch(git: TimedGit, branch: string, message: CommitMessage): Promise<{ ok: true; sha: string } | { ok: false; conflicts: string[] }> {
+export async function mergeBranch(
+  git: TimedGit,
+  branch: string,
+  message: CommitMessage,
+): Promise<{ ok: true; sha: string } | { ok: false; conflicts: string[] }> {
   // Merged straight away: a branch merged already ("Already up to date", even with
   // --no-ff) leaves HEAD where it was, and only then is the merge that took it looked up.
   const before = await git.head();

@@ -11,7 +11,12 @@ import type { OrchestrationStore } from './store.js';
  * shows: for each failed plan and phase, the check that failed (and what it saw), the log to
  * read, and the command that gives it a fresh attempt. A blocked plan points to what blocks it.
  */
-export async function nextSteps(spec: Spec, state: RunState, store: OrchestrationStore, at: { repoRoot: string; specArg: string; cwd: string; self?: string }): Promise<string[]> {
+export async function nextSteps(
+  spec: Spec,
+  state: RunState,
+  store: OrchestrationStore,
+  at: { repoRoot: string; specArg: string; cwd: string; self?: string },
+): Promise<string[]> {
   const lines: string[] = [];
   const where = (path: string) => pathFrom(at.cwd, path);
   const harness = at.self ?? 'harness';

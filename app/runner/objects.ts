@@ -48,7 +48,10 @@ export class ObjectReader {
   close(): Promise<void> {
     const child = this.#child;
     this.#child = undefined;
-    const exited = child === undefined || child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const exited =
+      child === undefined || child.exitCode !== null || child.signalCode !== null
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => child.once('close', () => resolve()));
     // Held while it ends: an unreferenced child would let the process leave before its exit is heard.
     if (child) hold(child, true);
     child?.stdin.end();

@@ -29,12 +29,16 @@ export async function executePhase(ctx: RunContext, phase: Phase): Promise<void>
   await ctx.mutex.run(async () => {
     const commit = await ctx.repo.revParse('HEAD', ctx.integration.worktree);
     // While it runs, a silence says which check runs and for how long (engine/lifecycle/heartbeat.ts).
-    const followed = follow(ctx.heartbeat, { phase: phase.id }, {
-      verifyPorts: () => localVerifyPorts(ctx.integration.worktree, { env: ctx.options.env ?? {}, clock: ctx.clock, processes: ctx.store.processes() }),
-      answers: localAnswers(ctx, phaseSession(phase.id), await planApprovals(ctx, phase)),
-      progress: { event: () => undefined, stage: (_title, work) => work() } satisfies Progress,
-      clock: ctx.clock,
-    });
+    const followed = follow(
+      ctx.heartbeat,
+      { phase: phase.id },
+      {
+        verifyPorts: () => localVerifyPorts(ctx.integration.worktree, { env: ctx.options.env ?? {}, clock: ctx.clock, processes: ctx.store.processes() }),
+        answers: localAnswers(ctx, phaseSession(phase.id), await planApprovals(ctx, phase)),
+        progress: { event: () => undefined, stage: (_title, work) => work() } satisfies Progress,
+        clock: ctx.clock,
+      },
+    );
     const outcome = await verifyPhaseLevel(ctx.spec, phase, followed.ports).finally(() => followed.end());
     ctx.timing.verifyMs += outcome.verifyMs;
     const { report } = outcome;
@@ -53,25 +57,46 @@ export async function executePhase(ctx: RunContext, phase: Phase): Promise<void>
         ? await fileKnowledge(ctx, {
             // With each plan's outcome for the holdout comparison, read from its SUMMARY.md, as a runner reads it.
             drafts: [
-              withOutcomes(phaseCompletion({
-                spec: ctx.spec.id,
-                phase,
-                plans: phase.plans.map((id) => ctx.spec.planById.get(id)!),
-                imports: await planImports(ctx.integration.worktree, phase.plans.map((id) => ctx.spec.planById.get(id)!)),
-                done: phase.plans.map((id) => {
-                  const minutes = ctx.state.minutes.get(id);
-                  const attempt = ctx.state.statuses.get(id)?.attempt;
-                  return { id, title: ctx.spec.planById.get(id)!.title, ...(attempt === undefined ? {} : { attempts: attempt }), ...(minutes === undefined ? {} : { minutes }) };
+              withOutcomes(
+                phaseCompletion({
+                  spec: ctx.spec.id,
+                  phase,
+                  plans: phase.plans.map((id) => ctx.spec.planById.get(id)!),
+                  imports: await planImports(
+                    ctx.integration.worktree,
+                    phase.plans.map((id) => ctx.spec.planById.get(id)!),
+                  ),
+                  done: phase.plans.map((id) => {
+                    const minutes = ctx.state.minutes.get(id);
+                    const attempt = ctx.state.statuses.get(id)?.attempt;
+                    return {
+                      id,
+                      title: ctx.spec.planById.get(id)!.title,
+                      ...(attempt === undefined ? {} : { attempts: attempt }),
+                      ...(minutes === undefined ? {} : { minutes }),
+                    };
+                  }),
+                  report,
                 }),
-                report,
-              }), await summaryOutcomes(ctx.integration.specDir, phase)),
+                await summaryOutcomes(ctx.integration.specDir, phase),
+              ),
             ],
             label: `phase ${phase.id}`,
           })
         : [];
-    await commitDocuments(ctx, { [`${executionDir(phase)}/VERIFICATION.md`]: document }, `phase ${phase.id} ${outcome.kind}`, [], [], knowledge, `phase ${phase.id} attempt ${previous ? 2 : 1} ${outcome.kind}`);
+    await commitDocuments(
+      ctx,
+      { [`${executionDir(phase)}/VERIFICATION.md`]: document },
+      `phase ${phase.id} ${outcome.kind}`,
+      [],
+      [],
+      knowledge,
+      `phase ${phase.id} attempt ${previous ? 2 : 1} ${outcome.kind}`,
+    );
     await ctx.store.writePhase({ phase: phase.id, outcome: outcome.kind, verification: report, at: ctx.now().toISOString() });
-    ctx.reporter.event(outcome.kind === 'verified' ? { kind: 'phase-verified', phase: phase.id } : { kind: 'phase-failed', phase: phase.id, reason: outcome.reason });
+    ctx.reporter.event(
+      outcome.kind === 'verified' ? { kind: 'phase-verified', phase: phase.id } : { kind: 'phase-failed', phase: phase.id, reason: outcome.reason },
+    );
   });
   if (ctx.schedule.phase(phase.id) === 'verified') {
     await reflectDuringRun(ctx, { phase: phase.id });

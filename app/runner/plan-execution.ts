@@ -81,15 +81,17 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
   // The attempt as a trace: .orchestration/<spec>/sessions/<plan>/trace.jsonl, and the OTLP collector the environment names (machine/otel.ts).
   const ids = { 'harness.spec': ctx.spec.id, 'harness.plan': plan.id, 'harness.attempt': status.attempt };
   const tracer = planTracer(join(ctx.store.sessionDir(plan.id), 'trace.jsonl'), ids, { ...process.env, ...ctx.options.env }, runSafety(ctx));
-  const attempted = await tracedAttempt(tracer, plan, { ...ids, 'harness.agent': status.agent }, followed.ports, (ports, linked) => attemptPlan({ ...input, env: { ...input.env, ...linked } }, ports))
-    .finally(async () => {
-      followed.end();
-      await tracer.close();
-      reportForeign(ctx, await ctx.watch.attemptEnded(plan.id));
-    });
+  const attempted = await tracedAttempt(tracer, plan, { ...ids, 'harness.agent': status.agent }, followed.ports, (ports, linked) =>
+    attemptPlan({ ...input, env: { ...input.env, ...linked } }, ports),
+  ).finally(async () => {
+    followed.end();
+    await tracer.close();
+    reportForeign(ctx, await ctx.watch.attemptEnded(plan.id));
+  });
   // What its agent wrote in other plans' worktrees is its deviation, not theirs (worktree-watch.ts).
   const foreign = ctx.watch.deviationsOf(plan.id);
-  const written = foreign.length === 0 ? attempted : { ...attempted, facts: { ...attempted.facts, undeclaredWrites: [...attempted.facts.undeclaredWrites, ...foreign] } };
+  const written =
+    foreign.length === 0 ? attempted : { ...attempted, facts: { ...attempted.facts, undeclaredWrites: [...attempted.facts.undeclaredWrites, ...foreign] } };
   // strict_files: a write outside files_modified fails the plan, before anything is merged (the lifecycle's rule, the worker's too).
   const outcome = underStrictFiles(written, ctx.options.strictFiles === true);
   ctx.timing.agentMs += outcome.timing.agentMs;
@@ -104,7 +106,11 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
   await ctx.mutex.run(async () => {
     // What the agent committed is scanned before it joins the integration branch, as a runner's push is (push-scan.ts):
     // in the repository itself, which has every branch's commits, whatever an agent did to a worktree's .git.
-    const findings = await scanCommits(ctx.repo.root, { base: ctx.integration.branch, head: status.branch, allowFrom: ctx.record.baseSha }, secretValues(process.env));
+    const findings = await scanCommits(
+      ctx.repo.root,
+      { base: ctx.integration.branch, head: status.branch, allowFrom: ctx.record.baseSha },
+      secretValues(process.env),
+    );
     const leak = leakReason(findings, `merged into ${ctx.integration.branch}`, ctx.record.baseBranch);
     if (leak !== undefined) {
       const signals = outcome.signals.filter((s) => s.type !== 'use' && s.type !== 'repair');
@@ -150,7 +156,8 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
   else ctx.state.reasons.set(plan.id, reason);
   const outside = outcome.facts.undeclaredWrites.flatMap((d) => d.files);
   // A write outside files_modified is said where people look first, not only in the SUMMARY.
-  const deviation = verified && outside.length > 0 ? `; deviation: wrote outside files_modified: ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''}` : '';
+  const deviation =
+    verified && outside.length > 0 ? `; deviation: wrote outside files_modified: ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''}` : '';
   const refused = outcome.facts.blocked ? blockedHostsLine(outcome.facts.blocked) : undefined;
   noteActivity(ctx, `${verified ? `${plan.id} verified and merged${deviation}` : `${plan.id} failed: ${reason}`}${refused ? `; ${refused}` : ''}`);
 
@@ -178,11 +185,19 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
   });
   const phase = ctx.spec.phases.find((p) => p.id === plan.phase)!;
   const capsule = verified
-    ? await attemptCapsule(ctx, plan, input.knowledge ?? [], { attempt: status.attempt, results: outcome.report?.results ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) })
+    ? await attemptCapsule(ctx, plan, input.knowledge ?? [], {
+        attempt: status.attempt,
+        results: outcome.report?.results ?? [],
+        undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files),
+      })
     : undefined;
   const knowledge = await fileKnowledge(ctx, {
     // A failed attempt's record for the holdout comparison (plan-outcome.ts): held out or not, its brief, its cost.
-    drafts: recordTrial(outcome.signals, { heldOut, ...(input.knowledge ? { knowledge: input.knowledge } : {}), ...(outcome.facts.usage?.costUsd === undefined ? {} : { costUsd: outcome.facts.usage.costUsd }) }),
+    drafts: recordTrial(outcome.signals, {
+      heldOut,
+      ...(input.knowledge ? { knowledge: input.knowledge } : {}),
+      ...(outcome.facts.usage?.costUsd === undefined ? {} : { costUsd: outcome.facts.usage.costUsd }),
+    }),
     trajectory: [...(await attemptTrajectory(ctx, plan, input.knowledge ?? [], { verified, attempt: status.attempt })), ...(capsule ? [capsule.event] : [])],
     ...(capsule ? { documents: [{ path: capsule.path, text: capsule.text, index: capsule.index }] } : {}),
     label: plan.id,

@@ -62,7 +62,9 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
     .map((l) => l.slice(3))
     .filter((p) => p !== answersPath);
   if (dirty.length > 0) {
-    throw new RunError(`${specDir} has changes that are not committed (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}): planning reads the spec as committed, so commit them first`);
+    throw new RunError(
+      `${specDir} has changes that are not committed (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}): planning reads the spec as committed, so commit them first`,
+    );
   }
   const answers = answersPath === undefined ? undefined : await readTextIfExists(join(repo.root, answersPath));
   const agent = planningAgentName({ override: options.agent, planning: options.config.planning?.agent, configured: options.config.agent });
@@ -92,18 +94,31 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (outcome.kind === 'committed' && outcome.brief && outcome.surfaced.length > 0) {
-      outcome = { ...outcome, sha: await recordTrajectory(repo, worktree, options.env, outcome.spec ?? outcome.brief.title, outcome.brief, outcome.surfaced, now()) };
+      outcome = {
+        ...outcome,
+        sha: await recordTrajectory(repo, worktree, options.env, outcome.spec ?? outcome.brief.title, outcome.brief, outcome.surfaced, now()),
+      };
     }
     if (outcome.kind === 'committed') {
       // The answers the person wrote are in the commit now: the checkout's copy gives way to it.
-      if (answersPath !== undefined && answers !== undefined && (await git.run(['ls-files', '--', answersPath])).trim() === '') await rm(join(repo.root, answersPath), { force: true });
+      if (answersPath !== undefined && answers !== undefined && (await git.run(['ls-files', '--', answersPath])).trim() === '')
+        await rm(join(repo.root, answersPath), { force: true });
       const merged = await git.run(['merge', '--ff-only', '--quiet', outcome.sha]).then(
         () => true,
         () => false,
       );
       if (!merged) {
         return {
-          outcome: { kind: 'failed', reason: `the documents were committed as ${outcome.sha.slice(0, 12)}, but ${branch ?? 'HEAD'} moved or has changes in their way; bring them in with git merge ${outcome.sha.slice(0, 12)}`, problems: [], retries: outcome.retries, discarded: outcome.discarded, redactions: outcome.redactions, earlier: outcome.earlier, surfaced: outcome.surfaced },
+          outcome: {
+            kind: 'failed',
+            reason: `the documents were committed as ${outcome.sha.slice(0, 12)}, but ${branch ?? 'HEAD'} moved or has changes in their way; bring them in with git merge ${outcome.sha.slice(0, 12)}`,
+            problems: [],
+            retries: outcome.retries,
+            discarded: outcome.discarded,
+            redactions: outcome.redactions,
+            earlier: outcome.earlier,
+            surfaced: outcome.surfaced,
+          },
           specDir,
           agent,
           ...(branch ? { branch } : {}),
@@ -123,7 +138,15 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
  * used: what it wrote passed and was committed), in the planning commit itself, so the
  * person's branch gets both at once. Returns the commit.
  */
-async function recordTrajectory(repo: RunRepo, worktree: string, env: Record<string, string>, spec: string, brief: Plan, entries: readonly SurfacedEntry[], at: Date): Promise<string> {
+async function recordTrajectory(
+  repo: RunRepo,
+  worktree: string,
+  env: Record<string, string>,
+  spec: string,
+  brief: Plan,
+  entries: readonly SurfacedEntry[],
+  at: Date,
+): Promise<string> {
   const project = await localProject(repo);
   const events = trajectoryEvents({ entries, project, spec, plan: brief.id, verified: true, at, origin: `local:${brief.id}:${at.toISOString()}` });
   const path = join(KNOWLEDGE_ROOT, trajectoryPath(at));

@@ -40,7 +40,10 @@ export interface RunReporter {
  * so that none can stand at the start of a line as the run's own (a forged verdict).
  */
 function indented(text: string): string {
-  return text.split('\n').map((line, i) => (i === 0 ? line : `    ${line}`)).join('\n');
+  return text
+    .split('\n')
+    .map((line, i) => (i === 0 ? line : `    ${line}`))
+    .join('\n');
 }
 
 /** What a checkpoint asks of the person, once: the prompt itself names the check ("Visual quality: …"). */
@@ -211,7 +214,13 @@ export class TtyReporter implements RunReporter {
     this.frame = (this.frame + 1) % FRAMES.length;
     const now = Date.now();
     const lines = liveLines({
-      plans: [...this.running].map(([plan, r]) => ({ plan, title: r.title, detail: r.detail, seconds: Math.round((now - r.since) / 1000), waiting: r.waiting })),
+      plans: [...this.running].map(([plan, r]) => ({
+        plan,
+        title: r.title,
+        detail: r.detail,
+        seconds: Math.round((now - r.since) / 1000),
+        waiting: r.waiting,
+      })),
       totals: this.current,
       columns: this.columns(),
       rows: this.rows(),

@@ -46,7 +46,10 @@ export async function reflectDuringRun(ctx: RunContext, after: { phase: string }
     if (result.changes.length === 0) return;
     const created = result.changes.filter((c) => c.action === 'create');
     const linked = result.changes.filter((c) => c.action === 'link');
-    const what = [created.length > 0 ? `${created.length} new lesson${created.length === 1 ? '' : 's'}` : '', linked.length > 0 ? `${linked.length} linked` : '']
+    const what = [
+      created.length > 0 ? `${created.length} new lesson${created.length === 1 ? '' : 's'}` : '',
+      linked.length > 0 ? `${linked.length} linked` : '',
+    ]
       .filter(Boolean)
       .join(', ');
     const body = (await makeSafe(result.changes.map((c) => `${c.action === 'create' ? 'new' : 'link'} ${c.path}: ${c.title}`).join('\n'), safety)).text;
@@ -59,8 +62,14 @@ export async function reflectDuringRun(ctx: RunContext, after: { phase: string }
       );
     });
     noteActivity(ctx, `reflection: ${what}`);
-    ctx.reporter.event({ kind: 'info', text: `reflection (${when}): ${what}, committed on ${ctx.integration.branch} for review: ${result.changes.map((c) => c.path).join(', ')}` });
+    ctx.reporter.event({
+      kind: 'info',
+      text: `reflection (${when}): ${what}, committed on ${ctx.integration.branch} for review: ${result.changes.map((c) => c.path).join(', ')}`,
+    });
   } catch (e) {
-    ctx.reporter.event({ kind: 'info', text: `reflection (${when}) failed and was skipped: ${(e as Error).message}; run harness reflect in the integration worktree to see why` });
+    ctx.reporter.event({
+      kind: 'info',
+      text: `reflection (${when}) failed and was skipped: ${(e as Error).message}; run harness reflect in the integration worktree to see why`,
+    });
   }
 }

@@ -56,7 +56,8 @@ export function repoStateDir(commonDir: string, env: Readonly<Record<string, str
   } catch {
     // Not there (yet): named by the path as given.
   }
-  const name = (basename(real) === '.git' ? basename(dirname(real)) : basename(real).replace(/\.git$/, '')).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'repo';
+  const name =
+    (basename(real) === '.git' ? basename(dirname(real)) : basename(real).replace(/\.git$/, '')).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'repo';
   return join(stateRoot(env), `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 10)}`);
 }
 
@@ -97,7 +98,8 @@ export class RunRepo {
       root = top!.trim();
       common = commonDir!.trim();
     } catch (e) {
-      if (e instanceof GitError) throw new RunError(`${dir} is not inside a git repository; harness run works on a git checkout (git init, then commit the spec)`);
+      if (e instanceof GitError)
+        throw new RunError(`${dir} is not inside a git repository; harness run works on a git checkout (git init, then commit the spec)`);
       throw e;
     }
     return new RunRepo(root, isAbsolute(common) ? common : resolve(dir, common));
@@ -123,7 +125,10 @@ export class RunRepo {
     for (const name of await readdir(old)) {
       if (!existsSync(join(old, name, '.git'))) continue;
       const to = this.worktreePath(spec, name);
-      if (existsSync(to)) throw new RunError(`${join(old, name)} is a worktree of an earlier harness, and ${to} is taken: remove one of them (git worktree remove), then run again`);
+      if (existsSync(to))
+        throw new RunError(
+          `${join(old, name)} is a worktree of an earlier harness, and ${to} is taken: remove one of them (git worktree remove), then run again`,
+        );
       await mkdir(dirname(to), { recursive: true });
       await this.git().run(['worktree', 'move', join(old, name), to]);
       moved.push(name);
@@ -154,9 +159,13 @@ export class RunRepo {
       return await this.revParse('HEAD');
     } catch (e) {
       if (!(e instanceof GitError)) throw e;
-      const born = await this.git().run(['rev-parse', '--verify', '--quiet', 'HEAD']).then(() => true, whenGitFails(false, 1));
+      const born = await this.git()
+        .run(['rev-parse', '--verify', '--quiet', 'HEAD'])
+        .then(() => true, whenGitFails(false, 1));
       if (born) throw e;
-      throw new RepoStateError(`${this.root} has no commit yet: ${command} starts its branches from a commit. Commit the spec first: git add . && git commit -m "Add the spec"`);
+      throw new RepoStateError(
+        `${this.root} has no commit yet: ${command} starts its branches from a commit. Commit the spec first: git add . && git commit -m "Add the spec"`,
+      );
     }
   }
 
@@ -217,7 +226,10 @@ export class RunRepo {
   async discardUncommitted(cwd: string, dir: string, keep: string): Promise<string[]> {
     const git = this.git(cwd);
     const spec = ['--', dir, `:(exclude)${keep}`];
-    const changed = (await git.run(['status', '--porcelain', '--untracked-files=all', ...spec])).split('\n').filter(Boolean).map((l) => l.slice(3));
+    const changed = (await git.run(['status', '--porcelain', '--untracked-files=all', ...spec]))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(3));
     if (changed.length === 0) return [];
     await git.run(['reset', '--quiet', ...spec]);
     await git.run(['checkout', ...spec]);

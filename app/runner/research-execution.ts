@@ -24,7 +24,10 @@ export async function executeResearch(ctx: RunContext, phase: Phase): Promise<vo
       const specPrefix = ctx.specRel === '.' ? '' : `${ctx.specRel}/`;
       const tracked = (await ctx.repo.trackedFiles(ctx.integration.worktree)).filter((f) => !f.startsWith(specPrefix) || specPrefix === '');
       const commit = await ctx.repo.revParse('HEAD', ctx.integration.worktree);
-      const knowledge = await surfaceForPhase(ctx, phase.plans.map((id) => ctx.spec.planById.get(id)!));
+      const knowledge = await surfaceForPhase(
+        ctx,
+        phase.plans.map((id) => ctx.spec.planById.get(id)!),
+      );
       const text = researchDocument({ spec: ctx.spec, phase, tracked, commit, now: ctx.now(), knowledge });
       await commitDocuments(ctx, { [path]: text }, `research ahead for phase ${phase.id}`);
       ctx.reporter.event({ kind: 'research', phase: phase.id, path });

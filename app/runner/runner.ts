@@ -106,8 +106,10 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
   try {
     await repo.excludeOrchestration();
     // Servers of checks a killed run left listening: stopped before anything else starts.
-    for (const name of await repo.moveOldWorktrees(spec.id)) reporter.event({ kind: 'info', text: `moved the worktree ${name} to ${repo.worktreePath(spec.id, name)}, out of the git directory` });
-    for (const lock of await repo.clearStaleLocks(spec.id)) reporter.event({ kind: 'info', text: `removed ${lock}, left by a git command of a run that was killed` });
+    for (const name of await repo.moveOldWorktrees(spec.id))
+      reporter.event({ kind: 'info', text: `moved the worktree ${name} to ${repo.worktreePath(spec.id, name)}, out of the git directory` });
+    for (const lock of await repo.clearStaleLocks(spec.id))
+      reporter.event({ kind: 'info', text: `removed ${lock}, left by a git command of a run that was killed` });
     for (const what of await store.processes().reap()) reporter.event({ kind: 'info', text: `stopped check ${what}, left running by a run that was killed` });
     // Once a run: where agents and checks cannot be put in containers here, what that leaves.
     const notice = containmentNotice();
@@ -131,16 +133,21 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     }
     await repo.ensureWorktree(worktree, branch, record.baseSha);
     if (resumed) {
-      if (await repo.abortInterruptedMerge(worktree)) reporter.event({ kind: 'info', text: `a merge into ${branch} that a killed run left unconcluded was aborted; its plan is merged again` });
+      if (await repo.abortInterruptedMerge(worktree))
+        reporter.event({ kind: 'info', text: `a merge into ${branch} that a killed run left unconcluded was aborted; its plan is merged again` });
       // Records a killed run wrote and never committed: written again as the run reaches them, and in the way of merges meanwhile.
-      for (const f of await repo.discardUncommitted(worktree, specRel, KNOWLEDGE_ROOT)) reporter.event({ kind: 'info', text: `put back ${f}, written by a run that was killed before it committed it; it is written again` });
+      for (const f of await repo.discardUncommitted(worktree, specRel, KNOWLEDGE_ROOT))
+        reporter.event({ kind: 'info', text: `put back ${f}, written by a run that was killed before it committed it; it is written again` });
       const say = (text: string) => reporter.event({ kind: 'info', text });
       record = await followBase(repo, record, worktree, { retry: options.retry === true, keepBase: options.keepBase === true, say });
     }
     // The plans are read from the checkout as it is; the code the agents start from is committed code.
     const uncommitted = await repo.uncommitted(specRel);
     if (uncommitted.length > 0) {
-      reporter.event({ kind: 'info', text: `uses uncommitted changes to ${uncommitted.join(', ')}: the spec is read from your checkout as it is, the code from commits` });
+      reporter.event({
+        kind: 'info',
+        text: `uses uncommitted changes to ${uncommitted.join(', ')}: the spec is read from your checkout as it is, the code from commits`,
+      });
     }
     const scope = { ...(options.plan !== undefined ? { plan: options.plan } : {}), ...(options.phase !== undefined ? { phase: options.phase } : {}) };
     record = {
@@ -154,7 +161,14 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
     const analysis = analyzeGraph(spec);
     await store.writeGraph(graphJson(spec, analysis));
     const integrationSpecDir = join(worktree, specRel);
-    if (options.retry) await forgetFailures(repo, store, spec.id, spec.plans.map((p) => p.id), spec.phases.map((p) => p.id));
+    if (options.retry)
+      await forgetFailures(
+        repo,
+        store,
+        spec.id,
+        spec.plans.map((p) => p.id),
+        spec.phases.map((p) => p.id),
+      );
     const state = await readRunState(store, spec, integrationSpecDir);
     // A run killed between recording a plan verified and removing its worktree left it
     // behind: no later step of any run would visit that plan again. Kept as a spare for
@@ -193,7 +207,10 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       clock: systemClock(now),
     };
     await ctx.watch.watch('integration', worktree, { gitOnly: true });
-    const plansRun = await loop(ctx, [...state.plans].filter(([id, s]) => (s === 'running' || s === 'checkpoint') && !held(id)).map(([id]) => id));
+    const plansRun = await loop(
+      ctx,
+      [...state.plans].filter(([id, s]) => (s === 'running' || s === 'checkpoint') && !held(id)).map(([id]) => id),
+    );
     // The verified plans' worktrees no plan took: a run that ends leaves only the integration worktree (and failed plans', to look at).
     await repo.removeSpares();
 
@@ -217,14 +234,23 @@ export async function runSpec(options: RunOptions): Promise<RunOutcome> {
       // A person stopped the run (Ctrl-C): that is a signal, committed on its own; the plans it cut short resume next time.
       await ctx.mutex.run(async () => {
         const cut = spec.plans.filter((p) => snapshot.plans.get(p.id) === 'running');
-        const knowledge = await fileKnowledge(ctx, { drafts: [interruptedSignal({ spec: spec.id, plans: cut, by: 'A person (Ctrl-C)' })], label: 'the stopped run' });
-        if (knowledge.length > 0) await ctx.repo.commitPaths(ctx.integration.worktree, knowledge, { subject: `docs(${spec.id}): the run was stopped`, trailers: [{ key: TRAILER_SPEC, value: spec.id }] });
+        const knowledge = await fileKnowledge(ctx, {
+          drafts: [interruptedSignal({ spec: spec.id, plans: cut, by: 'A person (Ctrl-C)' })],
+          label: 'the stopped run',
+        });
+        if (knowledge.length > 0)
+          await ctx.repo.commitPaths(ctx.integration.worktree, knowledge, {
+            subject: `docs(${spec.id}): the run was stopped`,
+            trailers: [{ key: TRAILER_SPEC, value: spec.id }],
+          });
       });
     }
     await store.writeActiveFiles({});
     reporter.close();
     const waits = abort.signal.aborted ? [] : filterWaits(spec, schedule, options, ctx.state.reasons, options.specArg);
-    const paused = [...ctx.state.paused].sort(([, a], [, b]) => Date.parse(a.resumeAt) - Date.parse(b.resumeAt)).map(([plan, p]) => ({ plan, resumeAt: p.resumeAt, reason: p.reason }));
+    const paused = [...ctx.state.paused]
+      .sort(([, a], [, b]) => Date.parse(a.resumeAt) - Date.parse(b.resumeAt))
+      .map(([plan, p]) => ({ plan, resumeAt: p.resumeAt, reason: p.reason }));
     return {
       ...(waits.length > 0 ? { waits } : {}),
       ...(paused.length > 0 && !abort.signal.aborted ? { paused } : {}),
@@ -291,7 +317,10 @@ async function loop(ctx: RunContext, interrupted: string[]): Promise<number> {
           // The machine failing is said in one line, not as a bug (environment-fault.ts).
           const fault = environmentFault(e, (where) => ctx.watch.removedGitOf(where));
           if (fault !== undefined) ctx.fault ??= `${key}: ${fault}`;
-          ctx.reporter.event({ kind: 'info', text: fault !== undefined ? `${key} stopped: ${fault}` : `${key}: internal error: ${(e as Error).stack ?? (e as Error).message}` });
+          ctx.reporter.event({
+            kind: 'info',
+            text: fault !== undefined ? `${key} stopped: ${fault}` : `${key}: internal error: ${(e as Error).stack ?? (e as Error).message}`,
+          });
           ctx.abort.abort();
         }
       } finally {
@@ -335,13 +364,31 @@ async function loop(ctx: RunContext, interrupted: string[]): Promise<number> {
     }
     for (const phaseId of scheduler.phaseReady(schedule)) {
       const key = `phase:${phaseId}`;
-      if (!inflight.has(key)) launch(key, () => executePhase(ctx, spec.phases.find((p) => p.id === phaseId)!));
+      if (!inflight.has(key))
+        launch(key, () =>
+          executePhase(
+            ctx,
+            spec.phases.find((p) => p.id === phaseId)!,
+          ),
+        );
     }
     if (free > 0 && options.plan === undefined) {
-      const notBegun = scheduler.researchCandidates(schedule).filter((id) => !phaseStarted(ctx, spec.phases.find((p) => p.id === id)!));
+      const notBegun = scheduler.researchCandidates(schedule).filter(
+        (id) =>
+          !phaseStarted(
+            ctx,
+            spec.phases.find((p) => p.id === id)!,
+          ),
+      );
       for (const phaseId of notBegun.slice(0, free)) {
         const key = `research:${phaseId}`;
-        if (!inflight.has(key)) launch(key, () => executeResearch(ctx, spec.phases.find((p) => p.id === phaseId)!));
+        if (!inflight.has(key))
+          launch(key, () =>
+            executeResearch(
+              ctx,
+              spec.phases.find((p) => p.id === phaseId)!,
+            ),
+          );
       }
     }
     await ctx.store.writeActiveFiles(Object.fromEntries([...activePlans].map((id) => [id, spec.planById.get(id)!.filesModified])));

@@ -29,7 +29,17 @@ export async function extractDuringRun(ctx: RunContext, phase: Phase): Promise<v
   const safety = { roots: [worktree, ctx.repo.root], secrets: secretValues({ ...process.env, ...ctx.options.env }) };
   const when = `phase ${phase.id} verified`;
   try {
-    const o = { store, root: worktree, config: settings.config, now: ctx.now(), spec: ctx.spec.id, plans: phase.plans, project: await runProject(ctx), origin: runOrigin(ctx), safety };
+    const o = {
+      store,
+      root: worktree,
+      config: settings.config,
+      now: ctx.now(),
+      spec: ctx.spec.id,
+      plans: phase.plans,
+      project: await runProject(ctx),
+      origin: runOrigin(ctx),
+      safety,
+    };
     const result = await retrospectLocally({ ...o, ...(settings.reflector ? { judge: settings.reflector } : {}), write: false });
     if (result.extractions.length === 0) return;
     const extracted = result.extractions.filter((x) => x.decision === 'extracted');
@@ -48,8 +58,14 @@ export async function extractDuringRun(ctx: RunContext, phase: Phase): Promise<v
       );
     });
     noteActivity(ctx, `skills: ${what}`);
-    ctx.reporter.event({ kind: 'info', text: `skills (${when}): ${what}${extracted.length > 0 ? `, committed on ${ctx.integration.branch} for review: ${extracted.map((x) => x.path).join(', ')}` : ''}` });
+    ctx.reporter.event({
+      kind: 'info',
+      text: `skills (${when}): ${what}${extracted.length > 0 ? `, committed on ${ctx.integration.branch} for review: ${extracted.map((x) => x.path).join(', ')}` : ''}`,
+    });
   } catch (e) {
-    ctx.reporter.event({ kind: 'info', text: `skill extraction (${when}) failed and was skipped: ${(e as Error).message}; run harness retrospective ${ctx.spec.id} in the integration worktree to see why` });
+    ctx.reporter.event({
+      kind: 'info',
+      text: `skill extraction (${when}) failed and was skipped: ${(e as Error).message}; run harness retrospective ${ctx.spec.id} in the integration worktree to see why`,
+    });
   }
 }

@@ -141,7 +141,6 @@ export class OrchestrationStore {
   /** active-files.json as last written: the loop asks for it every round, and it changes far less often. */
   #activeFiles: string | undefined;
 
-
   constructor(readonly root: string) {}
 
   static for(repoRoot: string, spec: string): OrchestrationStore {
@@ -179,7 +178,9 @@ export class OrchestrationStore {
       throw e;
     }
     if (!Array.isArray(read)) return [];
-    return read.filter((a): a is { at: string; text: string } => typeof (a as { at?: unknown })?.at === 'string' && typeof (a as { text?: unknown })?.text === 'string');
+    return read.filter(
+      (a): a is { at: string; text: string } => typeof (a as { at?: unknown })?.at === 'string' && typeof (a as { text?: unknown })?.text === 'string',
+    );
   }
 
   writeActivity(activity: readonly { at: string; text: string }[]): Promise<void> {

@@ -55,12 +55,20 @@ function runIndex(ctx: RunContext): Promise<KnowledgeIndex | undefined> {
       (loaded) => {
         if (loaded.problems.length > 0) {
           const shown = loaded.problems.slice(0, 10).map((p) => `  ${formatProblem(p, dir)}`);
-          const more = loaded.problems.length > shown.length ? [`  … and ${loaded.problems.length - shown.length} more (harness surface <PLAN.md> lists them all)`] : [];
+          const more =
+            loaded.problems.length > shown.length ? [`  … and ${loaded.problems.length - shown.length} more (harness surface <PLAN.md> lists them all)`] : [];
           const n = loaded.problems.length;
-          ctx.reporter.event({ kind: 'info', text: `knowledge: ${n} problem${n === 1 ? '' : 's'} in ${dir} (those files are not surfaced):\n${[...shown, ...more].join('\n')}` });
+          ctx.reporter.event({
+            kind: 'info',
+            text: `knowledge: ${n} problem${n === 1 ? '' : 's'} in ${dir} (those files are not surfaced):\n${[...shown, ...more].join('\n')}`,
+          });
         }
         const p = loaded.pending.length;
-        if (p > 0) ctx.reporter.event({ kind: 'info', text: `knowledge: ${p} file${p === 1 ? '' : 's'} in ${dir} not committed (${loaded.pending.slice(0, 3).join(', ')}${p > 3 ? ', …' : ''}): pending review, not surfaced; commit ${p === 1 ? 'it' : 'them'} once reviewed` });
+        if (p > 0)
+          ctx.reporter.event({
+            kind: 'info',
+            text: `knowledge: ${p} file${p === 1 ? '' : 's'} in ${dir} not committed (${loaded.pending.slice(0, 3).join(', ')}${p > 3 ? ', …' : ''}): pending review, not surfaced; commit ${p === 1 ? 'it' : 'them'} once reviewed`,
+          });
         return loaded;
       },
       (e: unknown) => {
@@ -75,7 +83,9 @@ function runIndex(ctx: RunContext): Promise<KnowledgeIndex | undefined> {
 
 function optionsOf(ctx: RunContext): SurfaceOptions {
   const k = ctx.options.knowledge;
-  return k ? { budgetTokens: k.budgetTokens, maxEntries: k.maxEntries, ...(k.candidateShare === undefined ? {} : { candidateShare: k.candidateShare }) } : DEFAULT_SURFACE;
+  return k
+    ? { budgetTokens: k.budgetTokens, maxEntries: k.maxEntries, ...(k.candidateShare === undefined ? {} : { candidateShare: k.candidateShare }) }
+    : DEFAULT_SURFACE;
 }
 
 function safety(ctx: RunContext): SafetyOptions {
@@ -117,6 +127,11 @@ export async function surfaceForPhase(ctx: RunContext, plans: readonly Plan[]): 
   const out = new Map<string, SurfacedEntry[]>();
   if (!index) return out;
   // A held-out plan gets nothing here either: the research document is one more way into its brief.
-  for (const plan of plans) if (!planHeldOut(ctx, plan)) out.set(plan.id, await safeSurfaced(surface(index, planSubject(plan, await readImports(ctx.integration.worktree, importedFrom(plan))), optionsOf(ctx)), safety(ctx)));
+  for (const plan of plans)
+    if (!planHeldOut(ctx, plan))
+      out.set(
+        plan.id,
+        await safeSurfaced(surface(index, planSubject(plan, await readImports(ctx.integration.worktree, importedFrom(plan))), optionsOf(ctx)), safety(ctx)),
+      );
   return out;
 }

@@ -22,10 +22,21 @@ import type { PauseRecord } from './store.js';
  * The agent's session is continued as a runner continues it: seeded with the pause's checkpoint
  * and `continue` recorded as its answer, so the resumed CLI is told to go on where it stopped.
  */
-export async function pausePlan(ctx: RunContext, plan: Plan, session: PlanSession, outcome: Extract<AttemptOutcome, { kind: 'paused' }>, logDir: string): Promise<void> {
+export async function pausePlan(
+  ctx: RunContext,
+  plan: Plan,
+  session: PlanSession,
+  outcome: Extract<AttemptOutcome, { kind: 'paused' }>,
+  logDir: string,
+): Promise<void> {
   const { pause } = outcome;
   const at = ctx.now();
-  const record: PauseRecord = { reason: pause.reason, ...(pause.resetsAt ? { resetsAt: pause.resetsAt.toISOString() } : {}), resumeAt: resumeAt(pause, at).toISOString(), at: at.toISOString() };
+  const record: PauseRecord = {
+    reason: pause.reason,
+    ...(pause.resetsAt ? { resetsAt: pause.resetsAt.toISOString() } : {}),
+    resumeAt: resumeAt(pause, at).toISOString(),
+    at: at.toISOString(),
+  };
   const checkpoint: Checkpoint = { id: USAGE_LIMIT_CHECKPOINT, kind: 'action', prompt: pausePrompt(pause), source: session.status.agent };
   await continueSession(session.status.agent, logDir, checkpoint);
   await session.update({ state: 'paused', pause: record, message: `paused at the model's usage limit until ${record.resumeAt}` });

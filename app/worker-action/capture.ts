@@ -54,7 +54,18 @@ export interface WorkerCapture {
   /** The plan's last failed attempt, from the store on the signals branch (or the base); never rejects. */
   history(plan: Plan): () => Promise<AttemptHistory | undefined>;
   /** Append signals (and trajectory lines) to the spec's signals PR; never rejects. */
-  file(what: string, drafts: readonly SignalDraft[], knowledge?: { plan: Plan; entries: readonly SurfacedEntry[]; verified: boolean; attempt?: number; results?: readonly LevelResult[]; undeclared?: readonly string[] }): Promise<void>;
+  file(
+    what: string,
+    drafts: readonly SignalDraft[],
+    knowledge?: {
+      plan: Plan;
+      entries: readonly SurfacedEntry[];
+      verified: boolean;
+      attempt?: number;
+      results?: readonly LevelResult[];
+      undeclared?: readonly string[];
+    },
+  ): Promise<void>;
 }
 
 /** Capture for this run, or undefined when the config turns it off or the job has nowhere to write. */
@@ -96,7 +107,16 @@ export function workerCapture(run: CaptureRun): WorkerCapture | undefined {
     async file(what, drafts, knowledge) {
       const at = run.now();
       const trajectory = knowledge
-        ? trajectoryEvents({ entries: knowledge.entries, project, spec: run.spec.id, plan: knowledge.plan.id, ...(knowledge.attempt === undefined ? {} : { attempt: knowledge.attempt }), verified: knowledge.verified, at, origin: origin(run) })
+        ? trajectoryEvents({
+            entries: knowledge.entries,
+            project,
+            spec: run.spec.id,
+            plan: knowledge.plan.id,
+            ...(knowledge.attempt === undefined ? {} : { attempt: knowledge.attempt }),
+            verified: knowledge.verified,
+            at,
+            origin: origin(run),
+          })
         : [];
       if (drafts.length === 0 && trajectory.length === 0) return;
       try {
@@ -142,7 +162,10 @@ export function workerCapture(run: CaptureRun): WorkerCapture | undefined {
             `signals: ${filed.length > 0 ? filed.join(', ') : 'nothing new'} on ${where}'s ${append.branch} (PR #${done.pr.number}${done.pr.state === 'opened' ? ', opened' : ''})${again > 0 ? `; ${again} there already` : ''}${done.tries > 1 ? `; the branch moved meanwhile, added on try ${done.tries}` : ''}`,
           );
         }
-        if (capped > 0) warn(`${capped} signal${capped === 1 ? ' was' : 's were'} not filed: the phase has ${settings.capture.max_per_phase} on the open signals PR already (knowledge.capture.max_per_phase)`);
+        if (capped > 0)
+          warn(
+            `${capped} signal${capped === 1 ? ' was' : 's were'} not filed: the phase has ${settings.capture.max_per_phase} on the open signals PR already (knowledge.capture.max_per_phase)`,
+          );
       } catch (e) {
         warn(`signals of ${what} were not filed on ${where}: ${refused(e)}`);
       }

@@ -33,7 +33,8 @@ export interface FinalCheckInput {
 
 /** "Engines: codex (stopped at its usage limit), then gemini": who worked on an attempt a fallback took over. */
 export function enginesLine(engines: readonly { agent: string; stopped?: string }[]): string {
-  const said = (e: { agent: string; stopped?: string }) => (e.stopped === undefined ? e.agent : `${e.agent} (${/could not start/.test(e.stopped) ? 'could not start' : 'stopped at its usage limit'})`);
+  const said = (e: { agent: string; stopped?: string }) =>
+    e.stopped === undefined ? e.agent : `${e.agent} (${/could not start/.test(e.stopped) ? 'could not start' : 'stopped at its usage limit'})`;
   return `Engines: ${engines.map(said).join(', then ')}`;
 }
 
@@ -44,7 +45,8 @@ export function costLine(usage: Usage | undefined, budgetUsd?: number): string {
   const parts: string[] = [];
   if (usage?.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(2)}${budgetUsd !== undefined ? ` of a $${budgetUsd.toFixed(2)} budget` : ''}`);
   if (usage?.turns !== undefined) parts.push(`${usage.turns} turns`);
-  if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined) parts.push(`${usage.inputTokens ?? '?'} tokens in, ${usage.outputTokens ?? '?'} out`);
+  if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined)
+    parts.push(`${usage.inputTokens ?? '?'} tokens in, ${usage.outputTokens ?? '?'} out`);
   return parts.length > 0 ? `Cost: ${parts.join(', ')}` : 'Cost: the agent reported none';
 }
 
@@ -102,12 +104,16 @@ export function finalCheck(input: FinalCheckInput): FinalCheck {
     lines.push(
       '',
       "_This check run is GitHub Actions' own (the job had only `GITHUB_TOKEN`): it has no buttons, and the harness App's check run for this plan is settled by the App when the job ends. " +
-        'Give the workflow the App\'s credentials (the variable HARNESS_APP_CLIENT_ID, the secret HARNESS_APP_PRIVATE_KEY) to have the App\'s check run updated live, with its buttons._',
+        "Give the workflow the App's credentials (the variable HARNESS_APP_CLIENT_ID, the secret HARNESS_APP_PRIVATE_KEY) to have the App's check run updated live, with its buttons._",
     );
   }
   const text = [
-    ...(input.report ? [`### ${input.report.level === 'plan' ? 'Plan' : 'Phase'} verification`, '', verificationMarkdown(input.report), ''] : ['No checks ran.', '']),
-    ...(input.commits.length > 0 ? [`### Commits (${input.commits.length})`, '', ...input.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.subject}`), ''] : []),
+    ...(input.report
+      ? [`### ${input.report.level === 'plan' ? 'Plan' : 'Phase'} verification`, '', verificationMarkdown(input.report), '']
+      : ['No checks ran.', '']),
+    ...(input.commits.length > 0
+      ? [`### Commits (${input.commits.length})`, '', ...input.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.subject}`), '']
+      : []),
     ...extra,
   ].join('\n');
   return { conclusion, title, summary: lines.join('\n'), text, actions };

@@ -39,7 +39,12 @@ export function remoteAuthEnv(token: string, serverUrl = DEFAULT_SERVER_URL): Re
   const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
   // git matches http.<url>.* by prefix on whole path segments: the server with a trailing slash.
   const server = `${serverUrl.replace(/\/+$/, '')}/`;
-  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${server}.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`, GIT_TERMINAL_PROMPT: '0' };
+  return {
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `http.${server}.extraheader`,
+    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
+    GIT_TERMINAL_PROMPT: '0',
+  };
 }
 
 /**
@@ -126,7 +131,14 @@ export class Checkout implements Workspace {
    */
   async planBase(base: string): Promise<string> {
     const shallow = this.shallow ?? (await this.git.run(['rev-parse', '--is-shallow-repository'])).trim() === 'true';
-    const fetch = ['fetch', '--quiet', '--no-tags', ...(shallow ? ['--unshallow'] : []), this.remote, `+refs/heads/${base}:refs/remotes/${this.remote}/${base}`];
+    const fetch = [
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      ...(shallow ? ['--unshallow'] : []),
+      this.remote,
+      `+refs/heads/${base}:refs/remotes/${this.remote}/${base}`,
+    ];
     await this.remoteGit().run(fetch);
     return (await this.git.run(['merge-base', 'HEAD', `refs/remotes/${this.remote}/${base}`])).trim();
   }
@@ -169,10 +181,12 @@ export class Checkout implements Workspace {
   async deleteRemote(branch: string): Promise<void> {
     // Already gone is what was wanted. Any other refusal leaves a claim branch behind, which the
     // App releases after its grace period: not worth failing a job whose work is pushed.
-    await this.remoteGit().run(['push', '--quiet', this.remote, `:refs/heads/${branch}`]).catch((e: unknown) => {
-      if (e instanceof GitError) return;
-      throw e;
-    });
+    await this.remoteGit()
+      .run(['push', '--quiet', this.remote, `:refs/heads/${branch}`])
+      .catch((e: unknown) => {
+        if (e instanceof GitError) return;
+        throw e;
+      });
   }
 
   /** The commit a branch of the remote is at, or undefined when the remote has no such branch. */

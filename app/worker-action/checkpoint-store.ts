@@ -53,7 +53,10 @@ const SavedSchema = z.object({
    * head), which may still ask for action: a checkpoint asked again (an answer that did not
    * count) stops on a new wip commit, and the run that finally goes on settles them all.
    */
-  waiting: z.array(z.string().regex(/^[0-9a-f]{40}$/)).max(WAITING_MAX).optional(),
+  waiting: z
+    .array(z.string().regex(/^[0-9a-f]{40}$/))
+    .max(WAITING_MAX)
+    .optional(),
   at: z.string(),
 });
 export type SavedCheckpoint = z.infer<typeof SavedSchema>;
@@ -74,7 +77,15 @@ export interface SaveInput {
 /** Commit the work in progress and the checkpoint as one wip commit; returns what was saved. */
 export async function saveCheckpoint(checkout: Checkout, input: SaveInput): Promise<SavedCheckpoint> {
   const waiting = [...new Set(input.waiting ?? [])].slice(-WAITING_MAX);
-  const saved: SavedCheckpoint = { version: 1, spec: input.spec, plan: input.plan, agent: input.agent, checkpoint: input.checkpoint, ...(waiting.length > 0 ? { waiting } : {}), at: input.at.toISOString() };
+  const saved: SavedCheckpoint = {
+    version: 1,
+    spec: input.spec,
+    plan: input.plan,
+    agent: input.agent,
+    checkpoint: input.checkpoint,
+    ...(waiting.length > 0 ? { waiting } : {}),
+    at: input.at.toISOString(),
+  };
   const carrier = sessionCarrierFor(input.agent);
   const sessionId = carrier ? await carrier.current(input.logDir) : undefined;
   if (carrier && sessionId) {
@@ -113,12 +124,18 @@ export interface Restored {
  * On a resumed run: when HEAD is a wip commit, restore the agent's session where the agent
  * looks for it, fold the commit away and leave its work uncommitted, as the agent left it.
  */
-export async function restoreCheckpoint(checkout: Checkout, input: { spec: string; plan: string; logDir: string; env: Record<string, string | undefined> }): Promise<Restored | undefined> {
+export async function restoreCheckpoint(
+  checkout: Checkout,
+  input: { spec: string; plan: string; logDir: string; env: Record<string, string | undefined> },
+): Promise<Restored | undefined> {
   // Exit 128: HEAD has no parent (a branch of one commit), so it is no wip commit on a plan's work.
   const head = (await checkout.git.log({ base: 'HEAD~1' }).catch(whenGitFails([], 128)))[0];
   if (!head || trailerValue(head.trailers, TRAILER_CHECKPOINT) === undefined || trailerValue(head.trailers, TRAILER_PLAN) !== input.plan) return undefined;
   const text = await readTextIfExists(join(checkout.root, CHECKPOINT_FILE));
-  if (text === undefined) throw new WorkerError(`the plan branch's head ${head.sha.slice(0, 7)} is a wip commit without ${CHECKPOINT_FILE}: reset the branch to the commit before it, or /harness retry ${input.plan}`);
+  if (text === undefined)
+    throw new WorkerError(
+      `the plan branch's head ${head.sha.slice(0, 7)} is a wip commit without ${CHECKPOINT_FILE}: reset the branch to the commit before it, or /harness retry ${input.plan}`,
+    );
   const parsed = SavedSchema.safeParse(JSON.parse(text));
   if (!parsed.success || parsed.data.plan !== input.plan || parsed.data.spec !== input.spec) {
     throw new WorkerError(`${CHECKPOINT_FILE} on the plan branch is not a checkpoint of ${input.spec} ${input.plan}: /harness retry ${input.plan} starts over`);
@@ -130,10 +147,14 @@ export async function restoreCheckpoint(checkout: Checkout, input: { spec: strin
     const files = saved.session.files ?? [];
     for (const file of files) {
       const inside = sessionFileInside(file);
-      if (inside === undefined) throw new WorkerError(`${CHECKPOINT_FILE} on the plan branch names the session file "${file}", outside the agent's session folder: /harness retry ${input.plan} starts over`);
+      if (inside === undefined)
+        throw new WorkerError(
+          `${CHECKPOINT_FILE} on the plan branch names the session file "${file}", outside the agent's session folder: /harness retry ${input.plan} starts over`,
+        );
       const source = join(checkout.root, SESSION_DIR, inside);
       // A symlink on the branch would hand the agent whatever file it names on this runner.
-      if (!(await lstat(source)).isFile()) throw new WorkerError(`${SESSION_DIR}/${inside} on the plan branch is not a file (a symlink or a folder): /harness retry ${input.plan} starts over`);
+      if (!(await lstat(source)).isFile())
+        throw new WorkerError(`${SESSION_DIR}/${inside} on the plan branch is not a file (a symlink or a folder): /harness retry ${input.plan} starts over`);
       await write(home, inside, await readFile(source, 'utf8'));
     }
     if (saved.session.transcript !== undefined && saved.agent === 'claude') {

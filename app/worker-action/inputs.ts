@@ -35,10 +35,14 @@ export function parseInputs(get: (name: string) => string): WorkerInputs {
   const spec = get('spec');
   const plan = get('plan');
   const spike = parseSpikeInputs(spec, plan);
-  if (!spike && spec === SPIKE_SPEC_INPUT) throw new WorkerInputError(`input plan: "${plan}" is not a spike like spike/<name>, which spec "${SPIKE_SPEC_INPUT}" asks for`);
+  if (!spike && spec === SPIKE_SPEC_INPUT)
+    throw new WorkerInputError(`input plan: "${plan}" is not a spike like spike/<name>, which spec "${SPIKE_SPEC_INPUT}" asks for`);
   if (!spike && !SPEC_ID.test(spec)) throw new WorkerInputError(`input spec: "${spec}" is not a spec id like SPC-002 (nor "${SPIKE_SPEC_INPUT}", for a spike)`);
   const target = spike ?? parseTargetInput(plan) ?? parsePlanningInput(plan) ?? parseResearchInput(plan);
-  if (!target) throw new WorkerInputError(`input plan: "${plan}" is neither a plan id like 03-02 nor a phase like phase-03 (nor a planning job, planning/<pull>/<comment>, nor research ahead, research-03)`);
+  if (!target)
+    throw new WorkerInputError(
+      `input plan: "${plan}" is neither a plan id like 03-02 nor a phase like phase-03 (nor a planning job, planning/<pull>/<comment>, nor research ahead, research-03)`,
+    );
   const resume = get('resume').toLowerCase();
   if (!['', 'true', 'false'].includes(resume)) throw new WorkerInputError(`input resume: "${resume}" is neither "true" nor "false"`);
   const token = get('token');
@@ -58,7 +62,8 @@ export function parseInputs(get: (name: string) => string): WorkerInputs {
   }
   const running = get('running');
   if (running) {
-    if (!/^[1-9]\d{0,5}$/.test(running)) throw new WorkerInputError(`input running: "${running}" is not a count of plans like 64 (1 or more; empty when the worker runs alone)`);
+    if (!/^[1-9]\d{0,5}$/.test(running))
+      throw new WorkerInputError(`input running: "${running}" is not a count of plans like 64 (1 or more; empty when the worker runs alone)`);
     inputs.running = Number(running);
   }
   const specsRoot = get('specs-root');

@@ -82,7 +82,9 @@ export async function answerComments(comments: readonly CommentRecord[], plan: s
     if (question === undefined || Date.parse(comment.createdAt) < question) continue;
     if (!(await trusted(comment, trust, roles))) {
       if (comment.authorType === 'Bot' && trust.appLogin === undefined) {
-        trust.warn?.(`the answer to checkpoint ${given.checkpoint} by @${comment.author} does not count: this job does not know the App's login, so no bot's answer counts (give the worker the App's secrets, or set the repository variable HARNESS_APP_SLUG to the App's slug)`);
+        trust.warn?.(
+          `the answer to checkpoint ${given.checkpoint} by @${comment.author} does not count: this job does not know the App's login, so no bot's answer counts (give the worker the App's secrets, or set the repository variable HARNESS_APP_SLUG to the App's slug)`,
+        );
       }
       continue;
     }
@@ -135,7 +137,13 @@ export function checkpointComment(plan: string, checkpoint: Checkpoint): string 
  * comment for the plan asks it and no answer to it came since: a re-run of the same job then
  * asks nobody twice, while a question asked again after a retry is posted again.
  */
-export function alreadyAsked(comments: readonly CommentRecord[], plan: string, checkpoint: string, answers: ReadonlyMap<string, GivenAnswer>, appLogin?: string): boolean {
+export function alreadyAsked(
+  comments: readonly CommentRecord[],
+  plan: string,
+  checkpoint: string,
+  answers: ReadonlyMap<string, GivenAnswer>,
+  appLogin?: string,
+): boolean {
   const asked = comments.filter((c) => isQuestion(c, plan, appLogin));
   const last = asked.at(-1);
   if (!last || checkpointOf(last.body)!.checkpoint !== checkpoint) return false;

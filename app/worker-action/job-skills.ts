@@ -28,7 +28,10 @@ export interface InstalledSkills {
 export async function installSkills(root: string, log: { info(m: string): void; warning(m: string): void }): Promise<InstalledSkills> {
   const source = join(root, KNOWLEDGE_ROOT, 'skills');
   if (!(await exists(source))) return { names: [], remove: async () => undefined };
-  const entries = (await readdir(source, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const entries = (await readdir(source, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const git = new Git(root);
   const excludeRel = (await git.run(['rev-parse', '--git-path', 'info/exclude'])).trim();
   const exclude = isAbsolute(excludeRel) ? excludeRel : join(root, excludeRel);
@@ -54,7 +57,10 @@ export async function installSkills(root: string, log: { info(m: string): void; 
   if (names.length > 0) {
     await mkdir(join(exclude, '..'), { recursive: true });
     const lines = names.map((n) => `/${CLAUDE_SKILLS}/${n}/`).join('\n');
-    await writeFile(exclude, `${before === undefined || before === '' || before.endsWith('\n') ? (before ?? '') : `${before}\n`}# harness: the store's skills, installed for this job only\n${lines}\n`);
+    await writeFile(
+      exclude,
+      `${before === undefined || before === '' || before.endsWith('\n') ? (before ?? '') : `${before}\n`}# harness: the store's skills, installed for this job only\n${lines}\n`,
+    );
     log.info(`installed the store's skills for this job: ${names.join(', ')}`);
   }
   return {

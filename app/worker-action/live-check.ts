@@ -135,7 +135,12 @@ export class LiveCheck {
       for (const run of await forge.checkRuns(sha, name)) {
         if (run.id === this.id || run.externalId !== externalId || run.status !== 'completed' || run.conclusion !== 'action_required') continue;
         const summary = `The checkpoint was answered and the plan went on${this.o.detailsUrl ? ` in [a later run](${this.o.detailsUrl})` : ' in a later run'}: its state is on the plan branch's newest commit.`;
-        await forge.updateCheckRun(run.id, { status: 'completed', conclusion: 'neutral', output: { title: 'Answered: the plan went on', summary }, actions: [] });
+        await forge.updateCheckRun(run.id, {
+          status: 'completed',
+          conclusion: 'neutral',
+          output: { title: 'Answered: the plan went on', summary },
+          actions: [],
+        });
         settled++;
       }
     }
@@ -153,7 +158,8 @@ export class LiveCheck {
         this.push(`task ${e.task}/${e.total}: ${e.title}`);
         break;
       case 'progress':
-        if (e.task !== undefined && e.total !== undefined && this.task?.task !== e.task) this.task = { task: e.task, total: e.total, title: this.task?.title ?? '' };
+        if (e.task !== undefined && e.total !== undefined && this.task?.task !== e.task)
+          this.task = { task: e.task, total: e.total, title: this.task?.title ?? '' };
         this.push(e.message);
         break;
       case 'agent-waiting':
@@ -197,7 +203,11 @@ export class LiveCheck {
     if (this.timer !== undefined) this.timers.clear(this.timer);
     await this.writing;
     // The marker first: the App's check_run.completed handler knows a worker's final word by it (worker-outcome.ts).
-    const output: CheckOutput = { title: final.title, summary: clip(final.summary), text: `${CONCLUDED_BY_WORKER}\n${clip(final.text ?? '').slice(0, CHECK_OUTPUT_MAX - CONCLUDED_BY_WORKER.length - 1)}` };
+    const output: CheckOutput = {
+      title: final.title,
+      summary: clip(final.summary),
+      text: `${CONCLUDED_BY_WORKER}\n${clip(final.text ?? '').slice(0, CHECK_OUTPUT_MAX - CONCLUDED_BY_WORKER.length - 1)}`,
+    };
     const actions = this.o.owner === 'app' ? (final.actions ?? []) : [];
     if (this.id !== undefined) await this.o.forge.updateCheckRun(this.id, { status: 'completed', conclusion: final.conclusion, output, actions });
     if (head !== undefined && head !== this.sha) {

@@ -28,22 +28,43 @@ export async function runPhaseWorker(run: WorkerRun, phaseId: string): Promise<W
   const heading = `${spec.id} / phase ${phase.id} ${phase.title}`;
   const clock = systemClock(run.now);
   // While it runs, a silence in the job's log says which check runs and for how long (engine/lifecycle/heartbeat.ts).
-  const followed = follow(run.heartbeat, { phase: phase.id }, {
-    verifyPorts: () => localVerifyPorts(run.root, { env: run.env, clock }),
-    answers: issueAnswers(await approvedOnPlanIssues(run, phase.plans)),
-    progress: jobProgress(log),
-    clock,
-  });
+  const followed = follow(
+    run.heartbeat,
+    { phase: phase.id },
+    {
+      verifyPorts: () => localVerifyPorts(run.root, { env: run.env, clock }),
+      answers: issueAnswers(await approvedOnPlanIssues(run, phase.plans)),
+      progress: jobProgress(log),
+      clock,
+    },
+  );
   const outcome = await verifyPhaseLevel(spec, phase, followed.ports).finally(() => followed.end());
   const { report } = outcome;
   if (outcome.kind === 'verified') {
     // A verified phase is one completion signal, whatever the number of its plans, with their outcomes for the holdout comparison (from their SUMMARY.md, merged here).
     const plans = phase.plans.map((id) => spec.planById.get(id)!);
-    await workerCapture(run)?.file(`phase ${phase.id} verified`, [withOutcomes(phaseCompletion({ spec: spec.id, phase, plans, done: plans.map((p) => ({ id: p.id, title: p.title })), report, imports: await planImports(run.root, plans) }), await summaryOutcomes(join(run.root, run.specPath), phase))]);
+    await workerCapture(run)?.file(`phase ${phase.id} verified`, [
+      withOutcomes(
+        phaseCompletion({
+          spec: spec.id,
+          phase,
+          plans,
+          done: plans.map((p) => ({ id: p.id, title: p.title })),
+          report,
+          imports: await planImports(run.root, plans),
+        }),
+        await summaryOutcomes(join(run.root, run.specPath), phase),
+      ),
+    ]);
     return { result: 'verified', report, summary: jobSummary({ heading, status: 'verified', notes: run.notes, report }) };
   }
   // A human check of the phase's own has no issue to be asked on: people check it in the summary and re-run the job.
-  return { result: 'failed', failure: outcome.reason, report, summary: jobSummary({ heading, status: 'failed', detail: outcome.reason, notes: run.notes, report }) };
+  return {
+    result: 'failed',
+    failure: outcome.reason,
+    report,
+    summary: jobSummary({ heading, status: 'failed', detail: outcome.reason, notes: run.notes, report }),
+  };
 }
 
 /**

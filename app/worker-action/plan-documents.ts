@@ -81,7 +81,14 @@ export async function planDocuments(
   }
   await job.checkout.git.run(['add', '--', ...files.map((f) => f.path)]);
   await job.checkout.git.commit(
-    { subject: `docs(${run.spec.id}): summary of ${plan.id}`, body: '', trailers: [{ key: TRAILER_PLAN, value: plan.id }, { key: TRAILER_SPEC, value: run.spec.id }] },
+    {
+      subject: `docs(${run.spec.id}): summary of ${plan.id}`,
+      body: '',
+      trailers: [
+        { key: TRAILER_PLAN, value: plan.id },
+        { key: TRAILER_SPEC, value: run.spec.id },
+      ],
+    },
     { noVerify: true },
   );
   return { summaryPath: files[0]!.path, verificationPath: files[1]!.path, inBody: files };

@@ -108,7 +108,10 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   const listed = spec.planById.get(planId);
   if (!listed) throw new WorkerError(`spec ${spec.id} (${run.specPath}) has no plan ${planId}`);
   const issue = await planIssueOf(forge, spec.id, listed.phase, listed.id);
-  if (!issue) throw new WorkerError(`plan ${listed.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${listed.id} -->) opened by the App: has the spec PR been synced? A worker holding only GITHUB_TOKEN needs the input app-slug to tell the App's issues from others'`);
+  if (!issue)
+    throw new WorkerError(
+      `plan ${listed.id} of ${spec.id} has no issue (labels harness:plan, spec:${spec.id}, marker <!-- harness:plan ${spec.id}/${listed.id} -->) opened by the App: has the spec PR been synced? A worker holding only GITHUB_TOKEN needs the input app-slug to tell the App's issues from others'`,
+    );
   const checkout = new Checkout(run.root, remoteAccess(run));
   // Start-up waits on GitHub and on git: each asked while the other answers.
   // Git one process after the other: rev-parse must not read .git/config while the identity is appended to it.
@@ -160,7 +163,9 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   } catch (e) {
     // Not a result the worker chose: still, the check run must not be left in progress.
     const reason = e instanceof Error ? e.message : String(e);
-    await settle(job, { kind: 'failed', reason }, []).catch((w: unknown) => log.warning(`could not write the check run's final state: ${w instanceof Error ? w.message : String(w)}`));
+    await settle(job, { kind: 'failed', reason }, []).catch((w: unknown) =>
+      log.warning(`could not write the check run's final state: ${w instanceof Error ? w.message : String(w)}`),
+    );
     throw e;
   }
 }
@@ -190,12 +195,15 @@ async function resumeAtCheckpoint(job: PlanJob, base: string): Promise<void> {
   const restored = await restoreCheckpoint(checkout, { spec: run.spec.id, plan: job.plan.id, logDir: job.logDir, env: { ...process.env, ...run.env } });
   if (!restored) return;
   job.restored = restored;
-  run.notes.push(`resumed at checkpoint \`${restored.saved.checkpoint.id}\`${restored.saved.session ? ` in the agent's session ${restored.saved.session.id}` : ''}`);
+  run.notes.push(
+    `resumed at checkpoint \`${restored.saved.checkpoint.id}\`${restored.saved.session ? ` in the agent's session ${restored.saved.session.id}` : ''}`,
+  );
   // The waiting run's check runs still ask for action on the commits it wrote them to; this run took over.
-  if (job.live.started) await job.live.settleAnswered([base, job.startingHead, ...(restored.saved.waiting ?? [])]).catch((e: unknown) => {
-    if (!(e instanceof GitHubError)) throw e;
-    run.log.warning(`could not settle the check runs the checkpoint left waiting: ${e.message}`);
-  });
+  if (job.live.started)
+    await job.live.settleAnswered([base, job.startingHead, ...(restored.saved.waiting ?? [])]).catch((e: unknown) => {
+      if (!(e instanceof GitHubError)) throw e;
+      run.log.warning(`could not settle the check runs the checkpoint left waiting: ${e.message}`);
+    });
 }
 
 /** The plan as its base has it (job.plan), and its spend limit and cap (job.limit, job.budgetUsd); why not to start when the budget is spent already. */
@@ -253,7 +261,9 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
   const skills = agent === 'claude' && !heldOutOnRunner(run, job.plan) ? await installSkills(run.root, run.log) : undefined;
   // network: in .github/harness.yml puts every agent process behind the sandbox's allowlist (docs/security.md); the runner is made ready for it first.
   const network = run.config.network;
-  const sandbox = network ? await startRunnerSandbox({ allowed: network.allowed, blocked: network.blocked, env: { ...process.env, ...run.env } }, (line) => run.log.info(line)) : undefined;
+  const sandbox = network
+    ? await startRunnerSandbox({ allowed: network.allowed, blocked: network.blocked, env: { ...process.env, ...run.env } }, (line) => run.log.info(line))
+    : undefined;
   let outcome: Attempt;
   // While it runs, a silence in the job's log says what the agent is at, then which check runs (engine/lifecycle/heartbeat.ts).
   const followed = follow(run.heartbeat, { plan: job.plan.id, agent }, {
@@ -268,12 +278,23 @@ async function runAttempt(job: PlanJob, input: AttemptInput): Promise<Attempt> {
   // The attempt as a trace: a JSONL file the workflow keeps as an artifact, and the OTLP collector the job's environment names (machine/otel.ts).
   // The attempt: one more than the attempts its issue's run record says ended (a run resumed at a checkpoint goes on with the same one).
   const attempt = (planUseOf(parseMarker(job.issue.body)?.runs)?.attempts ?? 0) + 1;
-  const ids = { 'harness.spec': run.spec.id, 'harness.plan': job.plan.id, 'harness.attempt': attempt, ...(run.runId ? { 'harness.run': run.runId } : {}), ...(run.repository ? { 'github.repository': run.repository } : {}) };
+  const ids = {
+    'harness.spec': run.spec.id,
+    'harness.plan': job.plan.id,
+    'harness.attempt': attempt,
+    ...(run.runId ? { 'harness.run': run.runId } : {}),
+    ...(run.repository ? { 'github.repository': run.repository } : {}),
+  };
   const tracer = planTracer(workerTraceFile(run.tempDir, run.spec.id, job.plan.id), ids, { ...process.env, ...run.env }, workerSafety(run));
   job.times.attempt = run.now();
   try {
     // strict_files: a write outside files_modified fails the plan before its push and PR (the lifecycle's rule, the local run's too).
-    outcome = underStrictFiles(await tracedAttempt(tracer, job.plan, { ...ids, 'harness.agent': agent }, followed.ports, (ports, linked) => attemptPlan({ ...input, env: { ...input.env, ...linked } }, ports)), run.config.strict_files);
+    outcome = underStrictFiles(
+      await tracedAttempt(tracer, job.plan, { ...ids, 'harness.agent': agent }, followed.ports, (ports, linked) =>
+        attemptPlan({ ...input, env: { ...input.env, ...linked } }, ports),
+      ),
+      run.config.strict_files,
+    );
   } finally {
     followed.end();
     await tracer.close();
@@ -294,8 +315,24 @@ async function recordAttempt(job: PlanJob, input: AttemptInput, outcome: Attempt
   // A failed attempt's record for the holdout comparison (plan-outcome.ts): held out or not, its brief, its cost.
   const heldOut = input.knowledge !== undefined && heldOutOnRunner(run, plan);
   const costUsd = outcome.facts.usage?.costUsd;
-  const signals = recordTrial(outcome.signals, { heldOut, ...(input.knowledge ? { knowledge: input.knowledge } : {}), ...(costUsd === undefined ? {} : { costUsd }) });
-  await capture?.file(`${plan.id} ${outcome.kind}`, signals, ended ? { plan, entries: input.knowledge ?? [], verified: outcome.kind === 'verified', results: ('report' in outcome ? outcome.report?.results : undefined) ?? [], undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files) } : undefined);
+  const signals = recordTrial(outcome.signals, {
+    heldOut,
+    ...(input.knowledge ? { knowledge: input.knowledge } : {}),
+    ...(costUsd === undefined ? {} : { costUsd }),
+  });
+  await capture?.file(
+    `${plan.id} ${outcome.kind}`,
+    signals,
+    ended
+      ? {
+          plan,
+          entries: input.knowledge ?? [],
+          verified: outcome.kind === 'verified',
+          results: ('report' in outcome ? outcome.report?.results : undefined) ?? [],
+          undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files),
+        }
+      : undefined,
+  );
   const usage = outcome.facts.usage;
   if (usage) run.notes.push(costNote(usage, outcome.facts.agent, outcome.facts.attempt, job.budgetUsd));
   job.usage = usage;
@@ -328,15 +365,26 @@ async function deliver(job: PlanJob, input: AttemptInput, outcome: Extract<Attem
   const over = job.limit && usage?.costUsd !== undefined ? overBudget(job.limit, usage.costUsd) : undefined;
   if (over) return failed(job, over, commits, usage, report);
   // Nothing to merge is no finished plan: its issue would never close.
-  if (commits.length === 0) return failed(job, `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`, commits, usage, report);
+  if (commits.length === 0)
+    return failed(job, `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`, commits, usage, report);
   // What the checks saw must be what the pull request holds.
   const dirty = await checkout.uncommitted();
-  if (dirty.length > 0) return failed(job, `the agent left changes that are not committed, so the checks ran on work the pull request would not hold: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ` … and ${dirty.length - 10} more` : ''}`, commits, usage, report);
+  if (dirty.length > 0)
+    return failed(
+      job,
+      `the agent left changes that are not committed, so the checks ran on work the pull request would not hold: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ` … and ${dirty.length - 10} more` : ''}`,
+      commits,
+      usage,
+      report,
+    );
 
   // Writes outside files_modified (strict_files off): said on the PR, the check run and in the job's summary.
   const outside = outcome.facts.undeclaredWrites.flatMap((d) => d.files);
   if (outside.length > 0) run.notes.push(`changed files outside files_modified: ${namedFiles(outside)}`);
-  const documents = await planDocuments(job, outcome, workerSafety(run), { ...(input.knowledge ? { knowledge: input.knowledge } : {}), heldOut: input.knowledge !== undefined && heldOutOnRunner(run, plan) });
+  const documents = await planDocuments(job, outcome, workerSafety(run), {
+    ...(input.knowledge ? { knowledge: input.knowledge } : {}),
+    heldOut: input.knowledge !== undefined && heldOutOnRunner(run, plan),
+  });
   const pushed = await push(job);
   if (pushed) return failed(job, pushed.reason, commits, usage, report, pushed.evidence, { pushed: false });
   const pr = await run.forge.openPullRequest({
@@ -366,7 +414,14 @@ async function deliver(job: PlanJob, input: AttemptInput, outcome: Extract<Attem
     result: 'verified',
     pullRequest,
     report,
-    summary: jobSummary({ heading: job.heading, status: 'verified', detail: `plan PR [#${pr.number}](${pr.url}) into \`${run.base}\``, notes: run.notes, report, commits }),
+    summary: jobSummary({
+      heading: job.heading,
+      status: 'verified',
+      detail: `plan PR [#${pr.number}](${pr.url}) into \`${run.base}\``,
+      notes: run.notes,
+      report,
+      commits,
+    }),
   };
 }
 
@@ -410,10 +465,14 @@ async function ask(
   // Pushed first, so that whoever reads the question can see the work it is about.
   const pushed = await push(job);
   if (pushed) return failed(job, `stopped at checkpoint ${checkpoint.id}, but ${pushed.reason}`, commits, usage, report, pushed.evidence, { pushed: false });
-  if (alreadyAsked(job.comments, plan.id, checkpoint.id, job.answers, run.appLogin)) run.log.info(`checkpoint ${checkpoint.id} was asked on #${issue.number} already`);
+  if (alreadyAsked(job.comments, plan.id, checkpoint.id, job.answers, run.appLogin))
+    run.log.info(`checkpoint ${checkpoint.id} was asked on #${issue.number} already`);
   else await run.forge.comment(issue.number, checkpointComment(plan.id, checkpoint));
   // The run's record (when it ran, what it used) in the status's own PATCH.
-  Object.assign(issue, await run.forge.setStatus({ ...issue, body: withRunRecorded(issue.body ?? '', thisRun(job, pause ? 'paused' : 'checkpoint')) }, 'checkpoint'));
+  Object.assign(
+    issue,
+    await run.forge.setStatus({ ...issue, body: withRunRecorded(issue.body ?? '', thisRun(job, pause ? 'paused' : 'checkpoint')) }, 'checkpoint'),
+  );
   // When the App may resume by itself: only after a usage limit, never a person's checkpoint.
   await recordResumeAt(run.forge, issue, pause?.resetsAt);
   run.log.info(`waiting for a person at checkpoint ${checkpoint.id}: asked on ${issue.url}`);
@@ -490,7 +549,9 @@ async function settle(job: PlanJob, end: JobEnd, commits: readonly PlanCommit[],
     await writeFinal(job, end, commits, usage, report);
   } catch (e) {
     if (!(e instanceof GitHubError)) throw e;
-    job.run.log.warning(`could not write the check run's final state (${end.kind}): ${e.message}; the App settles it, and the plan issue's status, when this workflow run completes`);
+    job.run.log.warning(
+      `could not write the check run's final state (${end.kind}): ${e.message}; the App settles it, and the plan issue's status, when this workflow run completes`,
+    );
     // The issue's status is left to the App too: a plan its worker marked verified is one whose check run it concluded (worker-run.ts reads no further).
     return;
   }

@@ -50,7 +50,11 @@ export async function runResearchAheadWorker(run: PlanningWorkerRun, target: Res
   const text = planningAnswer({ command, spec: run.inputs.spec, branch, outcome, ...(run.runUrl ? { runUrl: run.runUrl } : {}) });
   if (outcome.kind !== 'committed') {
     const detail = `${text}\n\nThe branch \`${branch}\` stays, so that no later round researches this phase again: delete it to let one try.`;
-    return { result: 'failed', failure: `research ahead for phase ${target.phase}: ${outcome.reason}`, summary: jobSummary({ heading, status: 'failed', detail, notes: run.notes }) };
+    return {
+      result: 'failed',
+      failure: `research ahead for phase ${target.phase}: ${outcome.reason}`,
+      summary: jobSummary({ heading, status: 'failed', detail, notes: run.notes }),
+    };
   }
   await checkout.push(branch);
   const pull = await run.forge.openPullRequest({
@@ -60,5 +64,9 @@ export async function runResearchAheadWorker(run: PlanningWorkerRun, target: Res
     body: `Research for phase ${target.phase} of ${run.inputs.spec}, written while an earlier phase executes, so that the phase's plans start from it. Merge it before they start (they start from \`${run.base}\`); close it to leave them without.\n\n${text}`,
   });
   run.log.info(`research for phase ${target.phase}: ${pull.url}`);
-  return { result: 'verified', pullRequest: { number: pull.number, url: pull.url }, summary: jobSummary({ heading, status: 'verified', detail: `${text}\n\n${pull.url}`, notes: run.notes }) };
+  return {
+    result: 'verified',
+    pullRequest: { number: pull.number, url: pull.url },
+    summary: jobSummary({ heading, status: 'verified', detail: `${text}\n\n${pull.url}`, notes: run.notes }),
+  };
 }

@@ -30,18 +30,25 @@ export type PlanningWorkerRun = Omit<WorkerRun, 'spec' | 'specPath'> & { findSpe
  */
 export async function runPlanningWorker(run: PlanningWorkerRun, target: PlanningTarget): Promise<WorkerOutcome> {
   const { forge, log } = run;
-  const safety: SafetyOptions = { roots: [run.root, run.tempDir], secrets: [...new Set([...secretValues({ ...process.env, ...run.env }), ...(run.secrets ?? [])])] };
+  const safety: SafetyOptions = {
+    roots: [run.root, run.tempDir],
+    secrets: [...new Set([...secretValues({ ...process.env, ...run.env }), ...(run.secrets ?? [])])],
+  };
   const pull = await forge.pullRequest(target.pull);
-  if (pull.headRepo === null || pull.headRepo !== pull.baseRepo) throw new WorkerError(`pull request #${target.pull} comes from a fork: planning never runs on one`);
+  if (pull.headRepo === null || pull.headRepo !== pull.baseRepo)
+    throw new WorkerError(`pull request #${target.pull} comes from a fork: planning never runs on one`);
   const thread = await forge.comments(target.pull);
   const asked = thread.find((c) => c.id === target.comment);
   if (!asked) throw new WorkerError(`no comment ${target.comment} on pull request #${target.pull}: it was deleted, so there is no command to run`);
   const parsed = parseCommand(asked.body);
-  if (!parsed || parsed instanceof Error || !isPlanningName(parsed.name)) throw new WorkerError(`comment ${target.comment} on #${target.pull} holds no planning command`);
+  if (!parsed || parsed instanceof Error || !isPlanningName(parsed.name))
+    throw new WorkerError(`comment ${target.comment} on #${target.pull} holds no planning command`);
   const command = parsed as PlanningCommand & { spec?: string };
   const role = await forge.role(asked.author);
   if (asked.authorType === 'Bot' || !permits(role, run.config.permission)) {
-    throw new WorkerError(`@${asked.author} has ${role === 'none' ? 'no role' : `the ${role} role`} on this repository; planning needs ${run.config.permission}`);
+    throw new WorkerError(
+      `@${asked.author} has ${role === 'none' ? 'no role' : `the ${role} role`} on this repository; planning needs ${run.config.permission}`,
+    );
   }
 
   const specDir = await run.findSpec();
@@ -80,7 +87,12 @@ export async function runPlanningWorker(run: PlanningWorkerRun, target: Planning
     ...(answers !== undefined ? { answers } : {}),
   });
   // The knowledge the agent had, in the trajectory as a plan's is: matched, and used when what it wrote was committed.
-  if (outcome.brief && outcome.surfaced.length > 0) await workerCapture({ ...run, spec: { id: run.inputs.spec } })?.file(planningWords(command), [], { plan: outcome.brief, entries: outcome.surfaced, verified: outcome.kind === 'committed' });
+  if (outcome.brief && outcome.surfaced.length > 0)
+    await workerCapture({ ...run, spec: { id: run.inputs.spec } })?.file(planningWords(command), [], {
+      plan: outcome.brief,
+      entries: outcome.surfaced,
+      verified: outcome.kind === 'committed',
+    });
   const blob = (path: string) => `[\`${path}\`](https://github.com/${forge.repo.owner}/${forge.repo.repo}/blob/${encodeURIComponent(pull.headRef)}/${path})`;
   let text = planningAnswer({ command, spec: run.inputs.spec, branch: pull.headRef, outcome, ...(run.runUrl ? { runUrl: run.runUrl } : {}), link: blob });
   if (outcome.kind === 'committed') {
@@ -98,11 +110,22 @@ export async function runPlanningWorker(run: PlanningWorkerRun, target: Planning
   const safe = (await makeSafe(text, safety)).text.replace(/^(\s*)\/harness\b/gm, '$1\\/harness');
   await forge.comment(target.pull, safe);
   log.info(`answered on #${target.pull}: ${outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 7)} to ${pull.headRef}` : outcome.reason}`);
-  await report(run, target, startedAt, outcome.kind === 'committed' ? 'success' : 'failure', outcome.kind === 'committed' ? `${planningWords(command)}: ${outcome.files.length} document(s) written` : `${planningWords(command)}: nothing committed`, safe);
+  await report(
+    run,
+    target,
+    startedAt,
+    outcome.kind === 'committed' ? 'success' : 'failure',
+    outcome.kind === 'committed' ? `${planningWords(command)}: ${outcome.files.length} document(s) written` : `${planningWords(command)}: nothing committed`,
+    safe,
+  );
   return {
     result: outcome.kind === 'committed' ? 'verified' : 'failed',
     ...(outcome.kind === 'failed' ? { failure: `${planningWords(command)}: ${outcome.reason}` } : {}),
-    summary: jobSummary({ heading: `${run.inputs.spec} / ${planningWords(command)}`, status: outcome.kind === 'committed' ? 'verified' : 'failed', detail: safe }),
+    summary: jobSummary({
+      heading: `${run.inputs.spec} / ${planningWords(command)}`,
+      status: outcome.kind === 'committed' ? 'verified' : 'failed',
+      detail: safe,
+    }),
   };
 }
 
@@ -124,11 +147,20 @@ async function gatherAnswers(run: PlanningWorkerRun, thread: readonly CommentRec
     if (!permits(await run.forge.role(c.author), run.config.permission)) continue;
     out.push(`## @${c.author}, ${c.createdAt}\n\n${c.body.trim()}\n`);
   }
-  return out.length === 0 ? undefined : `# Answers to the questions about phase ${phase}\n\nAs written in the pull request's conversation, by people with ${run.config.permission} access.\n\n${out.join('\n')}`;
+  return out.length === 0
+    ? undefined
+    : `# Answers to the questions about phase ${phase}\n\nAs written in the pull request's conversation, by people with ${run.config.permission} access.\n\n${out.join('\n')}`;
 }
 
 /** The planning check run the App opened for this job, told how it ended; one of the worker's own when there is none. */
-async function report(run: PlanningWorkerRun, target: PlanningTarget, sha: string, conclusion: 'success' | 'failure' | 'neutral', title: string, summary: string): Promise<void> {
+async function report(
+  run: PlanningWorkerRun,
+  target: PlanningTarget,
+  sha: string,
+  conclusion: 'success' | 'failure' | 'neutral',
+  title: string,
+  summary: string,
+): Promise<void> {
   const external = planningExternalId(run.inputs.spec, target);
   const output = { title, summary: summary.slice(0, 60_000) };
   const found = (await run.forge.checkRuns(sha, PLANNING_CHECK)).find((c) => c.externalId === external);

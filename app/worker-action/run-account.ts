@@ -30,7 +30,15 @@ export function runRecord(id: string | undefined, times: RunTimes, end: Date, en
   const within = (n: number) => Math.min(n, total);
   // A dispatch after the start, or days before it, is no wait for a runner this run had: a clock apart, a check run of another run.
   const waited = times.dispatched === undefined ? undefined : seconds(times.start.getTime() - times.dispatched.getTime());
-  const out: RunRecord = { run: id ?? String(start), start, seconds: total, ...(waited !== undefined && waited > 0 && waited < MAX_WAIT_S ? { waited } : {}), end: ended, engines, usage: usage ?? {} };
+  const out: RunRecord = {
+    run: id ?? String(start),
+    start,
+    seconds: total,
+    ...(waited !== undefined && waited > 0 && waited < MAX_WAIT_S ? { waited } : {}),
+    end: ended,
+    engines,
+    usage: usage ?? {},
+  };
   if (times.attempt === undefined) return out;
   const attemptAt = seconds(times.attempt.getTime() - times.start.getTime());
   const agentEnd = attemptAt + seconds(times.agentMs ?? 0);

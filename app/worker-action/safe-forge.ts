@@ -16,7 +16,12 @@ export function safeForge(forge: WorkerForge, safety: SafetyOptions): WorkerForg
     updateCheckRun: async (id, update) => forge.updateCheckRun(id, update.output ? { ...update, output: await safeOutput(update.output) } : update),
   };
   async function safeOutput(output: CheckOutput): Promise<CheckOutput> {
-    return { ...output, title: await safe(output.title), summary: await safe(output.summary), ...(output.text === undefined ? {} : { text: await safe(output.text) }) };
+    return {
+      ...output,
+      title: await safe(output.title),
+      summary: await safe(output.summary),
+      ...(output.text === undefined ? {} : { text: await safe(output.text) }),
+    };
   }
 }
 

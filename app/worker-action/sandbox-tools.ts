@@ -25,7 +25,8 @@ export interface SandboxSetUp {
 export async function prepareRunner(env: Record<string, string | undefined> = process.env): Promise<SandboxSetUp> {
   const did: string[] = [];
   if (process.platform !== 'linux') return { did };
-  const sudo = async (...args: string[]) => run('sudo', ['-n', ...args], { env: { ...process.env, ...env, DEBIAN_FRONTEND: 'noninteractive' }, timeout: 300_000 });
+  const sudo = async (...args: string[]) =>
+    run('sudo', ['-n', ...args], { env: { ...process.env, ...env, DEBIAN_FRONTEND: 'noninteractive' }, timeout: 300_000 });
   if (SandboxManager.checkDependencies().errors.length > 0) {
     try {
       await sudo('apt-get', 'install', '-y', '-qq', ...SANDBOX_PACKAGES).catch(async () => {
@@ -35,13 +36,17 @@ export async function prepareRunner(env: Record<string, string | undefined> = pr
       });
       did.push(`installed ${SANDBOX_PACKAGES.join(', ')}`);
     } catch (e) {
-      throw new SandboxUnavailableError(`the agents' sandbox (network: in .github/harness.yml) needs ${SANDBOX_PACKAGES.join(', ')} on the runner, and they could not be installed with sudo: ${firstLine(e)}; install them in a step before the worker, or use an Ubuntu runner`);
+      throw new SandboxUnavailableError(
+        `the agents' sandbox (network: in .github/harness.yml) needs ${SANDBOX_PACKAGES.join(', ')} on the runner, and they could not be installed with sudo: ${firstLine(e)}; install them in a step before the worker, or use an Ubuntu runner`,
+      );
     }
   }
   const restricted = (await readFile(APPARMOR_USERNS, 'utf8').catch(() => '0')).trim() === '1';
   if (restricted) {
     await sudo('sysctl', '-w', 'kernel.apparmor_restrict_unprivileged_userns=0').catch((e: unknown) => {
-      throw new SandboxUnavailableError(`the agents' sandbox needs user namespaces, which AppArmor restricts on this runner (${APPARMOR_USERNS} is 1), and sudo could not lift it: ${firstLine(e)}`);
+      throw new SandboxUnavailableError(
+        `the agents' sandbox needs user namespaces, which AppArmor restricts on this runner (${APPARMOR_USERNS} is 1), and sudo could not lift it: ${firstLine(e)}`,
+      );
     });
     did.push('allowed user namespaces (kernel.apparmor_restrict_unprivileged_userns=0) for bubblewrap');
   }

@@ -16,7 +16,13 @@ const run = promisify(execFile);
  * whatever the branch holds now: verification runs the plan's must_pass from there, so an agent
  * that edits its own PLAN.md on the branch cannot weaken the checks its work is judged by.
  */
-export async function planAtBase(root: string, base: string, specPath: string, planId: string, tempDir: string): Promise<{ plan: Plan; costs: Map<string, number> }> {
+export async function planAtBase(
+  root: string,
+  base: string,
+  specPath: string,
+  planId: string,
+  tempDir: string,
+): Promise<{ plan: Plan; costs: Map<string, number> }> {
   await mkdir(tempDir, { recursive: true });
   const dir = await mkdtemp(join(tempDir, 'harness-spec-at-base-'));
   try {
@@ -24,7 +30,10 @@ export async function planAtBase(root: string, base: string, specPath: string, p
     await run('sh', ['-c', 'git archive --format=tar "$1" -- "$2" | tar -x -C "$3"', 'sh', base, specPath, dir], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
     const loaded = loadSpec(await readSpecFiles(join(dir, specPath)), PLAN_READING);
     const plan = loaded.spec?.planById.get(planId);
-    if (!plan) throw new WorkerError(`plan ${planId} is not in ${specPath} at the base commit ${base.slice(0, 7)}: the worker verifies plans as the base has them; merge the spec first`);
+    if (!plan)
+      throw new WorkerError(
+        `plan ${planId} is not in ${specPath} at the base commit ${base.slice(0, 7)}: the worker verifies plans as the base has them; merge the spec first`,
+      );
     // What the spec's merged plans cost, as the base records it: the agent cannot lower it on its branch either.
     return { plan, costs: await summaryCosts(join(dir, specPath)) };
   } finally {

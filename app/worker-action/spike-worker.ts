@@ -27,9 +27,12 @@ export async function runSpikeWorker(run: SpikeWorkerRun, slug: string): Promise
   const branch = knowledgeBranch('spike', slug);
   const folders = await findSpikeFolders(run.root, slug);
   if (folders.length === 0) {
-    throw new WorkerError(`the checkout of ${branch} has no spike ${slug}: no ${KNOWLEDGE_ROOT}/spikes/<project>/${slug}/HYPOTHESIS.md; open the spike with /harness spike "<question>"`);
+    throw new WorkerError(
+      `the checkout of ${branch} has no spike ${slug}: no ${KNOWLEDGE_ROOT}/spikes/<project>/${slug}/HYPOTHESIS.md; open the spike with /harness spike "<question>"`,
+    );
   }
-  if (folders.length > 1) throw new WorkerError(`spike ${slug} is filed in more than one folder (${folders.join(', ')}); keep one and remove the others from ${branch}`);
+  if (folders.length > 1)
+    throw new WorkerError(`spike ${slug} is filed in more than one folder (${folders.join(', ')}); keep one and remove the others from ${branch}`);
   const folder = folders[0]!;
   const checkout = new Checkout(run.root, remoteAccess(run));
   const identity = await checkout.ensureIdentity();
@@ -52,7 +55,12 @@ export async function runSpikeWorker(run: SpikeWorkerRun, slug: string): Promise
 
   // Without the question (its record cannot be read) the PR keeps the title it has.
   const question = outcome.identity?.question;
-  const report = (await makeSafe(spikeReport(reportInput(outcome, question ?? `the spike ${slug}`, folder, agent, run.runUrl)), { roots: [run.root, run.tempDir], secrets: secretValues({ ...process.env, ...run.env }) })).text;
+  const report = (
+    await makeSafe(spikeReport(reportInput(outcome, question ?? `the spike ${slug}`, folder, agent, run.runUrl)), {
+      roots: [run.root, run.tempDir],
+      secrets: secretValues({ ...process.env, ...run.env }),
+    })
+  ).text;
   const pull = (await forge.pullRequests({ head: branch, state: 'open' }))[0];
   if (pull) {
     await forge.updatePullRequest(pull.number, { ...(question === undefined ? {} : { title: spikeTitle(question) }), body: report });

@@ -50,8 +50,15 @@ export async function surfaceOnRunner(run: WorkerRun, plan: Plan, history?: () =
   // On a retry the error the last attempt met is the strongest query there is.
   const signature = history ? (await history())?.failure?.signature : undefined;
   const subject = { ...planSubject(plan, await readImports(run.root, importedFrom(plan))), ...(signature !== undefined ? { signatures: [signature] } : {}) };
-  const found = surface(index, subject, { budgetTokens: run.config.knowledge.surface.budget_tokens, maxEntries: run.config.knowledge.surface.max_entries, ...(run.config.knowledge.genes ? { candidateShare: run.config.knowledge.genes.candidate_share } : {}) });
-  const entries = await safeSurfaced(await attributeSurfaced(dir, found), { roots: [run.root, run.tempDir], secrets: secretValues({ ...process.env, ...run.env }) });
+  const found = surface(index, subject, {
+    budgetTokens: run.config.knowledge.surface.budget_tokens,
+    maxEntries: run.config.knowledge.surface.max_entries,
+    ...(run.config.knowledge.genes ? { candidateShare: run.config.knowledge.genes.candidate_share } : {}),
+  });
+  const entries = await safeSurfaced(await attributeSurfaced(dir, found), {
+    roots: [run.root, run.tempDir],
+    secrets: secretValues({ ...process.env, ...run.env }),
+  });
   for (const e of entries) run.log.info(`surfaced ${e.kind} ${KNOWLEDGE_ROOT}/${e.path} (score ${e.score}): ${e.why}`);
   return entries;
 }

@@ -23,7 +23,21 @@ import type { GitHubRequest, Repo } from '../gateway/request.js';
  */
 export type WorkerForge = Pick<
   Gateway,
-  'repo' | 'pullRequest' | 'planIssues' | 'updateIssue' | 'comments' | 'comment' | 'setStatus' | 'moveStatus' | 'role' | 'openPullRequest' | 'pullRequests' | 'updatePullRequest' | 'checkRuns' | 'createCheckRun' | 'updateCheckRun'
+  | 'repo'
+  | 'pullRequest'
+  | 'planIssues'
+  | 'updateIssue'
+  | 'comments'
+  | 'comment'
+  | 'setStatus'
+  | 'moveStatus'
+  | 'role'
+  | 'openPullRequest'
+  | 'pullRequests'
+  | 'updatePullRequest'
+  | 'checkRuns'
+  | 'createCheckRun'
+  | 'updateCheckRun'
 >;
 
 /**
@@ -97,7 +111,12 @@ export interface WorkerRun extends WorkerDeps {
 
 /** Whose answers on a plan issue count: the App's, and people's whose role meets the config's `permission`. */
 export function answerTrust(run: WorkerRun): AnswerTrust {
-  return { ...(run.appLogin === undefined ? {} : { appLogin: run.appLogin }), role: (login) => run.forge.role(login), least: run.config.permission, warn: (m) => run.log.warning(m) };
+  return {
+    ...(run.appLogin === undefined ? {} : { appLogin: run.appLogin }),
+    role: (login) => run.forge.role(login),
+    least: run.config.permission,
+    warn: (m) => run.log.warning(m),
+  };
 }
 
 /** How a worker run ended; the entry point turns it into the job's outputs, summary and status. */

@@ -44,7 +44,16 @@ export async function runWorker(given: WorkerDeps): Promise<WorkerOutcome> {
 async function work(deps: WorkerDeps, heartbeat: Heartbeat | undefined): Promise<WorkerOutcome> {
   const { inputs, log } = deps;
   const t = inputs.target;
-  const target = t.kind === 'plan' ? t.plan : t.kind === 'phase' ? `phase-${t.phase}` : t.kind === 'spike' ? `spike/${t.slug}` : t.kind === 'research' ? `research-${t.phase}` : `planning/${t.pull}/${t.comment}`;
+  const target =
+    t.kind === 'plan'
+      ? t.plan
+      : t.kind === 'phase'
+        ? `phase-${t.phase}`
+        : t.kind === 'spike'
+          ? `spike/${t.slug}`
+          : t.kind === 'research'
+            ? `research-${t.phase}`
+            : `planning/${t.pull}/${t.comment}`;
   try {
     const { config, problems } = await readWorkerConfig(deps.root);
     for (const p of problems) log.warning(`${p} (the defaults are used instead)`);
@@ -58,7 +67,14 @@ async function work(deps: WorkerDeps, heartbeat: Heartbeat | undefined): Promise
     const specsRoot = inputs.specsRoot ?? config.specs_root;
     if (t.kind === 'planning' || t.kind === 'research') {
       const notes = problems.map((p) => `config problem, defaults used: ${p}`);
-      const planning = { ...deps, config, notes, env: deps.env ?? {}, now: deps.now ?? (() => new Date()), findSpec: () => findSpecDir(deps.root, specsRoot, inputs.spec) };
+      const planning = {
+        ...deps,
+        config,
+        notes,
+        env: deps.env ?? {},
+        now: deps.now ?? (() => new Date()),
+        findSpec: () => findSpecDir(deps.root, specsRoot, inputs.spec),
+      };
       // The same content-safety pass as a plan's: the checkout is the project, the job's secrets are taken out.
       const safety = { roots: [deps.root], secrets: [...secretValues({ ...process.env, ...planning.env }), ...(deps.secrets ?? [])] };
       return await safeOutcome(t.kind === 'planning' ? await runPlanningWorker(planning, t) : await runResearchAheadWorker(planning, t), safety);

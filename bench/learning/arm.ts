@@ -89,7 +89,13 @@ export interface ArmResult {
   spent: Record<string, number>;
 }
 
-const KNOWLEDGE_OFF = ['knowledge:', '  capture: { enabled: false }', '  reflect: { on_spec: false, on_phase: false }', '  surface: { max_entries: 0 }', ''].join('\n');
+const KNOWLEDGE_OFF = [
+  'knowledge:',
+  '  capture: { enabled: false }',
+  '  reflect: { on_spec: false, on_phase: false }',
+  '  surface: { max_entries: 0 }',
+  '',
+].join('\n');
 
 async function storeItems(def: ProjectDef, root: string): Promise<Item[]> {
   const store = join(root, '.harness/knowledge');
@@ -98,7 +104,8 @@ async function storeItems(def: ProjectDef, root: string): Promise<Item[]> {
     for (const entry of await readdir(join(store, dir), { withFileTypes: true }).catch(() => [])) {
       const path = `${rel}${entry.name}`;
       if (entry.isDirectory()) await walk(join(dir, entry.name), `${path}/`);
-      else if (path.endsWith('.lesson.md') || (path.startsWith('skills/') && entry.name === 'SKILL.md')) out.push(itemOf(def, path, await readFile(join(store, dir, entry.name), 'utf8')));
+      else if (path.endsWith('.lesson.md') || (path.startsWith('skills/') && entry.name === 'SKILL.md'))
+        out.push(itemOf(def, path, await readFile(join(store, dir, entry.name), 'utf8')));
     }
   };
   await walk('lessons', 'lessons/');
@@ -124,7 +131,14 @@ export async function runArm(world: ProjectWorld, learning: boolean, slots: numb
     }
     await writeTree(root, {
       ...def.base,
-      '.github/harness.yml': ['agent: command', `slots: ${slots}`, 'agents:', '  command:', `    command: sh ${join(base, 'agent.sh')}`, learning ? '' : KNOWLEDGE_OFF].join('\n'),
+      '.github/harness.yml': [
+        'agent: command',
+        `slots: ${slots}`,
+        'agents:',
+        '  command:',
+        `    command: sh ${join(base, 'agent.sh')}`,
+        learning ? '' : KNOWLEDGE_OFF,
+      ].join('\n'),
     });
     git(root, 'init', '--quiet', '--initial-branch=main');
     git(root, 'config', 'user.name', 'Bench Person');
@@ -202,9 +216,17 @@ export async function runArm(world: ProjectWorld, learning: boolean, slots: numb
       const first = plans.filter((p) => p.firstFailed).length;
       const surfaced = plans.reduce((n, p) => n + p.surfaced.length, 0);
       const off = plans.reduce((n, p) => n + p.surfaced.filter((s) => p.kind === undefined || !s.kinds.includes(p.kind)).length, 0);
-      log(`${def.key} ${arm} ${spec.id} [${[...spent].map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')}]: ${first} first attempts failed (${plans.filter((p) => p.firstFailed && p.repeat).length} on repeats), ${runs} runs, ${surfaced} surfaced (${off} off target)`);
+      log(
+        `${def.key} ${arm} ${spec.id} [${[...spent].map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')}]: ${first} first attempts failed (${plans.filter((p) => p.firstFailed && p.repeat).length} on repeats), ${runs} runs, ${surfaced} surfaced (${off} off target)`,
+      );
     }
-    return { specs, items: [...items.values()], final: learning ? await storeItems(def, root) : [], seconds: (Date.now() - started) / 1000, spent: Object.fromEntries(spent) };
+    return {
+      specs,
+      items: [...items.values()],
+      final: learning ? await storeItems(def, root) : [],
+      seconds: (Date.now() - started) / 1000,
+      spent: Object.fromEntries(spent),
+    };
   } finally {
     if (keep) log(`${def.key} ${arm}: kept ${base} (repo/, world/, state/)`);
     else await rm(base, { recursive: true, force: true });

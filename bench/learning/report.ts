@@ -37,8 +37,12 @@ export function grade(world: ProjectWorld, control: ArmResult, learning: ArmResu
   const wordingOf = (spec: string, plan: string) => world.specs.find((w) => w.id === spec)!.plans.find((p) => p.id === plan)!.wording;
   /** The later half's first-attempt failures on repeats of each wording of a kind, in an arm. */
   const lateByWording = (arm: ArmResult, kind: string, wordings: number) =>
-    Array.from({ length: wordings }, (_, w) =>
-      arm.specs.filter((s) => later(world, s.spec)).flatMap((s) => s.plans.filter((p) => p.kind === kind && p.repeat && p.firstFailed && wordingOf(s.spec, p.id) === w)).length,
+    Array.from(
+      { length: wordings },
+      (_, w) =>
+        arm.specs
+          .filter((s) => later(world, s.spec))
+          .flatMap((s) => s.plans.filter((p) => p.kind === kind && p.repeat && p.firstFailed && wordingOf(s.spec, p.id) === w)).length,
     );
   const kinds = def.kinds.map((k) => {
     const wordings = k.role === 'two-wordings' ? new Set(k.reads?.map((r) => r.wording)).size : 1;
@@ -47,7 +51,11 @@ export function grade(world: ProjectWorld, control: ArmResult, learning: ArmResu
     return {
       kind: k.id,
       role: k.role,
-      shows: [...(k.reads ? [`imports (${k.reads.map((r) => r.file).join(', ')})`] : []), ...(k.text ? ['its words'] : []), ...(k.command ? ['its check command'] : [])].join(' + '),
+      shows: [
+        ...(k.reads ? [`imports (${k.reads.map((r) => r.file).join(', ')})`] : []),
+        ...(k.text ? ['its words'] : []),
+        ...(k.command ? ['its check command'] : []),
+      ].join(' + '),
       plans: plansOf(control).filter((p) => p.kind === k.id).length,
       control: failed(control),
       learning: failed(learning),
@@ -61,7 +69,18 @@ export function grade(world: ProjectWorld, control: ArmResult, learning: ArmResu
       obvious: learning.final.filter((i) => i.kinds.includes(k.id) && i.obvious && !i.fixes.includes(k.id)).map((i) => i.path),
     };
   });
-  return { lateControl: lateRepeats(control), lateLearning: lateRepeats(learning), surfaced, offTarget, mixing, oneOffItems, oneOffSurfaced, staleSurfaced, staleLearnedIn: world.specs[learnedAt]!.id, kinds };
+  return {
+    lateControl: lateRepeats(control),
+    lateLearning: lateRepeats(learning),
+    surfaced,
+    offTarget,
+    mixing,
+    oneOffItems,
+    oneOffSurfaced,
+    staleSurfaced,
+    staleLearnedIn: world.specs[learnedAt]!.id,
+    kinds,
+  };
 }
 
 export type Grade = ReturnType<typeof grade>;
@@ -70,7 +89,10 @@ export type Grade = ReturnType<typeof grade>;
 export function specRows(world: ProjectWorld, control: ArmResult, learning: ArmResult): Row[] {
   const rows: Row[] = [];
   for (const [i, spec] of world.specs.entries()) {
-    for (const [arm, result] of [['control', control], ['learning', learning]] as const) {
+    for (const [arm, result] of [
+      ['control', control],
+      ['learning', learning],
+    ] as const) {
       const s = result.specs[i]!;
       const surfaced = s.plans.flatMap((p) => p.surfaced.map((x) => onTarget(p, x)));
       rows.push({
@@ -136,10 +158,12 @@ export function targets(world: ProjectWorld, g: Grade, items: number): Target[] 
     {
       name: `${name}: after the change (${world.specs[def.upgrade.before]!.id}), once the old fix failed a plan, it is no longer surfaced`,
       met: g.staleSurfaced.length === 0,
-      detail: `first failed a plan in ${g.staleLearnedIn}; surfaced ${g.staleSurfaced.length} times in ${world.specs
-        .slice(world.specs.findIndex((s) => s.id === g.staleLearnedIn) + 1)
-        .map((s) => s.id)
-        .join(', ') || 'no later spec'}${g.staleSurfaced.length ? `: ${[...new Set(g.staleSurfaced.map((s) => s.split(' ')[1]))].join(', ')}` : ''}`,
+      detail: `first failed a plan in ${g.staleLearnedIn}; surfaced ${g.staleSurfaced.length} times in ${
+        world.specs
+          .slice(world.specs.findIndex((s) => s.id === g.staleLearnedIn) + 1)
+          .map((s) => s.id)
+          .join(', ') || 'no later spec'
+      }${g.staleSurfaced.length ? `: ${[...new Set(g.staleSurfaced.map((s) => s.split(' ')[1]))].join(', ')}` : ''}`,
     },
   ];
 }

@@ -52,7 +52,11 @@ export interface Subject {
 }
 
 export function subjectOf(rng: Rng, folder: string, [table, singular]: readonly [string, string], verb: string): Subject {
-  const camel = (words: string) => words.split(/[\s_-]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  const camel = (words: string) =>
+    words
+      .split(/[\s_-]+/)
+      .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+      .join('');
   const plural = table.replace(/_/g, ' ');
   return {
     folder,

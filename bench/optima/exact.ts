@@ -45,7 +45,11 @@ export function rootLowerBound(inst: Instance): number {
   let lb = 0;
   for (let i = 0; i < n; i++) lb = Math.max(lb, head[i]! + tail[i]!);
   lb = Math.max(lb, Math.ceil(d.reduce((a, b) => a + b, 0) / slots));
-  for (const members of groups(inst).values()) lb = Math.max(lb, members.reduce((a, i) => a + d[i]!, 0));
+  for (const members of groups(inst).values())
+    lb = Math.max(
+      lb,
+      members.reduce((a, i) => a + d[i]!, 0),
+    );
   return lb;
 }
 

@@ -67,11 +67,16 @@ async function main(): Promise<void> {
             optimum: r.makespan,
             proven: r.proven,
             lowerBound: r.lowerBound,
-            method: r.nodes === 0 ? 'lower bound met by the first schedule' : `branch and bound over start-sorted serial schedules (bench/optima/exact.ts), ${r.nodes.toLocaleString('en-US')} nodes`,
+            method:
+              r.nodes === 0
+                ? 'lower bound met by the first schedule'
+                : `branch and bound over start-sorted serial schedules (bench/optima/exact.ts), ${r.nodes.toLocaleString('en-US')} nodes`,
             nodes: r.nodes,
             starts: r.starts,
           });
-          process.stderr.write(`${plans} plans, ${slots} slots, ${density} #${rep}: ${r.makespan}${r.proven ? ' (proven)' : ` (best known, bound ${r.lowerBound})`}\n`);
+          process.stderr.write(
+            `${plans} plans, ${slots} slots, ${density} #${rep}: ${r.makespan}${r.proven ? ' (proven)' : ` (best known, bound ${r.lowerBound})`}\n`,
+          );
         }
       }
     }

@@ -51,7 +51,7 @@ export const MUTANTS: Mutant[] = [
     tests: ['test/github/trust/attack-matrix.test.ts'],
   },
   {
-    claim: 'a plan issue that lost its labels is found by the App\'s login, never opened twice (trust)',
+    claim: "a plan issue that lost its labels is found by the App's login, never opened twice (trust)",
     file: 'app/gateway/plan-issues.ts',
     from: '  if (found.length === 0) return before;',
     to: '  if (found.length >= 0) return before;',
@@ -65,7 +65,7 @@ export const MUTANTS: Mutant[] = [
     tests: ['test/gateway/create-once.test.ts'],
   },
   {
-    claim: "a known secret value is redacted wherever harness writes text (content safety)",
+    claim: 'a known secret value is redacted wherever harness writes text (content safety)',
     file: 'app/machine/content-safety.ts',
     from: '    if (secret.length < MIN_SECRET_LENGTH) continue;',
     to: '    continue;',
@@ -74,8 +74,8 @@ export const MUTANTS: Mutant[] = [
   {
     claim: 'encoded tokens in added lines are found once decoded (push scan)',
     file: 'app/machine/push-scan.ts',
-    from: "  for (const l of file.lines) for (const [encoding, text] of decodedRuns(l.text)) decoded.push(",
-    to: "  for (const l of file.lines) for (const [encoding, text] of decodedRuns(l.text).slice(0, 0)) decoded.push(",
+    from: '  for (const l of file.lines) for (const [encoding, text] of decodedRuns(l.text)) decoded.push(',
+    to: '  for (const l of file.lines) for (const [encoding, text] of decodedRuns(l.text).slice(0, 0)) decoded.push(',
     tests: ['test/runner/secrets.test.ts'],
   },
   {

@@ -116,7 +116,13 @@ describe('the actions', () => {
 });
 
 describe('workflows', () => {
-  const files = ['.github/workflows/ci.yml', 'templates/workflows/harness-app.yml', 'templates/workflows/harness-reflect.yml', 'templates/workflows/harness-decay.yml', 'templates/workflows/harness-worker.yml'];
+  const files = [
+    '.github/workflows/ci.yml',
+    'templates/workflows/harness-app.yml',
+    'templates/workflows/harness-reflect.yml',
+    'templates/workflows/harness-decay.yml',
+    'templates/workflows/harness-worker.yml',
+  ];
   /**
    * The actions the templates pin, each with the `runs:` of its action.yml at that commit as
    * recorded from the action's repository (test/fixtures/actions/pinned.json): runners removed
@@ -155,18 +161,29 @@ describe('workflows', () => {
     }
   });
 
-  it.each(files.filter((f) => f.startsWith('templates/')))('%s takes harness at a fixed revision, and refuses HARNESS_REPOSITORY without HARNESS_REF', (file) => {
-    const workflow = parse(read(file)) as { jobs: Record<string, { steps: { name?: string; uses?: string; if?: string; with?: Record<string, string | boolean> }[] }> };
-    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
-    const harness = steps.find((s) => s.with?.path === '.harness-action');
-    expect(harness?.with).toMatchObject({ repository: '${{ vars.HARNESS_REPOSITORY || github.repository }}', ref: '${{ vars.HARNESS_REF || github.sha }}', 'persist-credentials': false });
-    expect(steps.find((s) => s.name === 'Refuse an unpinned harness')?.if).toBe("vars.HARNESS_REPOSITORY != '' && vars.HARNESS_REF == ''");
-    // The refusal comes before harness is checked out.
-    expect(steps.findIndex((s) => s.name === 'Refuse an unpinned harness')).toBeLessThan(steps.indexOf(harness!));
-  });
+  it.each(files.filter((f) => f.startsWith('templates/')))(
+    '%s takes harness at a fixed revision, and refuses HARNESS_REPOSITORY without HARNESS_REF',
+    (file) => {
+      const workflow = parse(read(file)) as {
+        jobs: Record<string, { steps: { name?: string; uses?: string; if?: string; with?: Record<string, string | boolean> }[] }>;
+      };
+      const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+      const harness = steps.find((s) => s.with?.path === '.harness-action');
+      expect(harness?.with).toMatchObject({
+        repository: '${{ vars.HARNESS_REPOSITORY || github.repository }}',
+        ref: '${{ vars.HARNESS_REF || github.sha }}',
+        'persist-credentials': false,
+      });
+      expect(steps.find((s) => s.name === 'Refuse an unpinned harness')?.if).toBe("vars.HARNESS_REPOSITORY != '' && vars.HARNESS_REF == ''");
+      // The refusal comes before harness is checked out.
+      expect(steps.findIndex((s) => s.name === 'Refuse an unpinned harness')).toBeLessThan(steps.indexOf(harness!));
+    },
+  );
 
   it('harness-worker.yml installs the pinned Claude Code, whose native binary needs its postinstall', () => {
-    const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { env: Record<string, string>; steps: { name?: string; run?: string }[] } } };
+    const worker = parse(read('templates/workflows/harness-worker.yml')) as {
+      jobs: { work: { env: Record<string, string>; steps: { name?: string; run?: string }[] } };
+    };
     expect(worker.jobs.work.env.CLAUDE_CODE_VERSION).toBe("${{ vars.CLAUDE_CODE_VERSION || '2.1.332' }}");
     const install = worker.jobs.work.steps.find((s) => s.name?.startsWith('Install Claude Code'))!;
     expect(install.run).toContain('@anthropic-ai/claude-code/install.cjs');
@@ -187,7 +204,14 @@ describe('workflows', () => {
   });
 
   it('harness-worker.yml installs the pinned Copilot CLI, its native binary, only for copilot plans, and gives it its own token', () => {
-    const worker = parse(read('templates/workflows/harness-worker.yml')) as { jobs: { work: { env: Record<string, string>; steps: { name?: string; if?: string; run?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> }[] } } };
+    const worker = parse(read('templates/workflows/harness-worker.yml')) as {
+      jobs: {
+        work: {
+          env: Record<string, string>;
+          steps: { name?: string; if?: string; run?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> }[];
+        };
+      };
+    };
     const { env, steps } = worker.jobs.work;
     expect(env.COPILOT_CLI_VERSION).toBe("${{ vars.COPILOT_CLI_VERSION || '1.0.102' }}");
     const install = steps.find((s) => s.name?.startsWith('Install GitHub Copilot CLI'))!;
@@ -195,7 +219,10 @@ describe('workflows', () => {
     expect(install.run).toContain('npm install --no-audit --no-fund --ignore-scripts --prefix "$prefix" "@github/copilot@${COPILOT_CLI_VERSION}"');
     expect(install.run).toContain('binary="$prefix/node_modules/@github/copilot-$os-$arch/copilot"');
     const cache = steps.find((s) => s.name === 'Cache GitHub Copilot CLI')!;
-    expect(cache).toMatchObject({ if: "contains(steps.agent.outputs.engines, ' copilot ')", with: { path: '${{ runner.temp }}/copilot-cli', key: 'copilot-cli-${{ runner.os }}-${{ runner.arch }}-${{ env.COPILOT_CLI_VERSION }}' } });
+    expect(cache).toMatchObject({
+      if: "contains(steps.agent.outputs.engines, ' copilot ')",
+      with: { path: '${{ runner.temp }}/copilot-cli', key: 'copilot-cli-${{ runner.os }}-${{ runner.arch }}-${{ env.COPILOT_CLI_VERSION }}' },
+    });
     // The Copilot token is a secret of its own, in the worker step's environment only; the worker never hands GITHUB_TOKEN to the agent.
     const holders = steps.filter((s) => JSON.stringify(s).includes('COPILOT_GITHUB_TOKEN'));
     expect(holders.map((s) => s.uses)).toEqual(['./.harness-action/actions/worker']);
@@ -245,7 +272,7 @@ describe('workflows', () => {
 
   it('harness-app.yml starts on exactly the events and actions the app handles', () => {
     const workflow = parse(read('templates/workflows/harness-app.yml')) as {
-      on: Record<string, { types?: string[]; workflows?: string[]; "branches-ignore"?: string[] }>;
+      on: Record<string, { types?: string[]; workflows?: string[]; 'branches-ignore'?: string[] }>;
       jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }>;
     };
     // pull_request_target carries pull_request's payload; the action hands it on under that name.
@@ -267,7 +294,7 @@ describe('workflows', () => {
     expect(steps.find((s) => s.uses === './.harness-action/actions/app')?.with).toEqual({ token: '${{ steps.token.outputs.token }}' });
   });
 
-  it('harness-decay.yml runs the app action as gene decay, daily and by hand, with the App\'s token', () => {
+  it("harness-decay.yml runs the app action as gene decay, daily and by hand, with the App's token", () => {
     const workflow = parse(read('templates/workflows/harness-decay.yml')) as {
       on: { schedule?: { cron: string }[]; workflow_dispatch?: unknown };
       jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }>;
@@ -280,7 +307,7 @@ describe('workflows', () => {
     expect((parse(read('actions/app/action.yml')) as { inputs: { command: { description: string } } }).inputs.command.description).toContain('`decay`');
   });
 
-  it('harness-reflect.yml runs the app action as reflection, on a schedule and by hand, with the App\'s token', () => {
+  it("harness-reflect.yml runs the app action as reflection, on a schedule and by hand, with the App's token", () => {
     const workflow = parse(read('templates/workflows/harness-reflect.yml')) as {
       on: { schedule?: { cron: string }[]; workflow_dispatch?: unknown };
       jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }>;

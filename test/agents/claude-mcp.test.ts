@@ -20,7 +20,13 @@ const PLAN = [
   'Write the store.',
 ].join('\n');
 
-const progress = (message: string, task?: { task: number; total: number }) => ({ ...ENVELOPE, type: 'progress_update', plan: '01-02', message, ...(task ?? {}) });
+const progress = (message: string, task?: { task: number; total: number }) => ({
+  ...ENVELOPE,
+  type: 'progress_update',
+  plan: '01-02',
+  message,
+  ...(task ?? {}),
+});
 
 describe('claude agent: the reporting channel (MCP)', () => {
   it('hands claude the harness MCP server; its reports become protocol messages and its question is answered through harness_worker_await', async () => {
@@ -38,7 +44,13 @@ describe('claude agent: the reporting channel (MCP)', () => {
       ],
     ]);
     const plan = planFrom(PLAN);
-    const worker = testWorker({ repo, logDir, plan, env: claude.env, answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }) });
+    const worker = testWorker({
+      repo,
+      logDir,
+      plan,
+      env: claude.env,
+      answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }),
+    });
     await new ClaudeAgent().run(worker.context);
 
     expect(worker.asked).toEqual([{ id: 'backend', kind: 'decision', prompt: 'Which backend?', options: ['memory', 'file'], source: 'claude' }]);
@@ -64,10 +76,16 @@ describe('claude agent: the reporting channel (MCP)', () => {
     const [call] = await claude.calls();
     const config = call!.args[call!.args.indexOf('--mcp-config') + 1]!;
     expect(config).toBe(join(logDir, 'mcp.json'));
-    const servers = JSON.parse(await readFile(config, 'utf8')) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
+    const servers = JSON.parse(await readFile(config, 'utf8')) as {
+      mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+    };
     expect(Object.keys(servers.mcpServers)).toEqual(['harness']);
     // What the agent sees of the tools: a title, what they may touch (MCP tool annotations), and their inputs.
-    const tools = JSON.parse(await readFile(join(claude.bin, 'tools.json'), 'utf8')) as { name: string; title?: string; annotations?: Record<string, boolean> }[];
+    const tools = JSON.parse(await readFile(join(claude.bin, 'tools.json'), 'utf8')) as {
+      name: string;
+      title?: string;
+      annotations?: Record<string, boolean>;
+    }[];
     expect(tools.map((t) => [t.name, t.title, t.annotations])).toEqual([
       ['harness_worker_report', 'Report to harness', { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }],
       ['harness_worker_await', "Wait for a person's answer", { readOnlyHint: true, openWorldHint: false }],
@@ -100,7 +118,14 @@ describe('claude agent: the reporting channel (MCP)', () => {
     expect(state).toMatchObject({ sessionId: expect.any(String), checkpoint: { id: 'backend', kind: 'decision', options: ['memory', 'file'] } });
     expect(await readFile(join(repo, 'src/store.js'), 'utf8')).toBe('draft\n');
 
-    const second = testWorker({ repo, logDir, plan, env: claude.env, resume: true, answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }) });
+    const second = testWorker({
+      repo,
+      logDir,
+      plan,
+      env: claude.env,
+      resume: true,
+      answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }),
+    });
     await new ClaudeAgent().run(second.context);
     expect(second.messages.at(-1)).toMatchObject({ type: 'task_completed' });
     const calls = await claude.calls();

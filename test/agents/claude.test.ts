@@ -36,7 +36,11 @@ const PLAN = (autonomous: boolean) =>
 
 /** A repository like the example's, a `claude` on PATH that replays fixtures, and the env to reach it. */
 async function setup(script: string) {
-  const repo = await makeRepo({ 'README.md': '# notes\n', 'src/index.js': '// slot:memory-store\n', 'src/note.js': 'export function createNote(input) {\n  return { ...input };\n}\n' });
+  const repo = await makeRepo({
+    'README.md': '# notes\n',
+    'src/index.js': '// slot:memory-store\n',
+    'src/note.js': 'export function createNote(input) {\n  return { ...input };\n}\n',
+  });
   const bin = await mkdtemp(join(tmpdir(), 'fake-claude-'));
   await writeFile(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(FIXTURES, 'fake-claude.mjs')}" "$@"\n`);
   await chmod(join(bin, 'claude'), 0o755);
@@ -104,22 +108,38 @@ describe('claude stream-json parser', () => {
 
   it('turns error results into failures, and ignores what is not stream-json', async () => {
     const result = (await fixture('max-turns.jsonl')).flatMap(parseClaudeLine).at(-1) as ClaudeResult;
-    expect(resultFailure(result)).toEqual({ error: 'claude stopped at its turn limit (3 turns, $0.01, 0.7s): Reached maximum number of turns (2)', retryable: false });
-    const apiError = parseClaudeLine('{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 Overloaded","session_id":"s"}')[0] as ClaudeResult;
+    expect(resultFailure(result)).toEqual({
+      error: 'claude stopped at its turn limit (3 turns, $0.01, 0.7s): Reached maximum number of turns (2)',
+      retryable: false,
+    });
+    const apiError = parseClaudeLine(
+      '{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 Overloaded","session_id":"s"}',
+    )[0] as ClaudeResult;
     expect(resultFailure(apiError)).toEqual({ error: 'claude reported an error (no statistics): API Error: 529 Overloaded', retryable: true });
-    const during = parseClaudeLine('{"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":2,"errors":["Tool permission stream closed"]}')[0] as ClaudeResult;
+    const during = parseClaudeLine(
+      '{"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":2,"errors":["Tool permission stream closed"]}',
+    )[0] as ClaudeResult;
     expect(resultFailure(during)).toEqual({ error: 'claude failed during execution (2 turns): Tool permission stream closed', retryable: true });
     // Claude Code's own stop at --max-budget-usd (as 2.0.76 words the result: not is_error, its own subtype).
-    const budget = parseClaudeLine('{"type":"result","subtype":"error_max_budget_usd","is_error":false,"num_turns":4,"total_cost_usd":0.21,"session_id":"s"}')[0] as ClaudeResult;
+    const budget = parseClaudeLine(
+      '{"type":"result","subtype":"error_max_budget_usd","is_error":false,"num_turns":4,"total_cost_usd":0.21,"session_id":"s"}',
+    )[0] as ClaudeResult;
     expect(resultFailure(budget)).toEqual({ error: 'claude stopped at its spending limit (--max-budget-usd; 4 turns, $0.21)', retryable: false });
-    expect(['not json', '', '{"type":"stream_event","event":{}}', '{"type":"system","subtype":"compact_boundary"}', '[1]'].flatMap(parseClaudeLine)).toEqual([]);
+    expect(['not json', '', '{"type":"stream_event","event":{}}', '{"type":"system","subtype":"compact_boundary"}', '[1]'].flatMap(parseClaudeLine)).toEqual(
+      [],
+    );
   });
 
   it('sums what the runs of an attempt reported, and leaves out a figure any run did not report', async () => {
     const [success] = (await fixture('success.jsonl')).flatMap(parseClaudeLine).filter((e): e is ClaudeResult => e.type === 'result');
     expect(usageOf(success!)).toEqual({ turns: 7, costUsd: 0.042905099999999995, inputTokens: 100765, outputTokens: 840 });
     expect(usageOf({ type: 'result', subtype: 'success', isError: false, errors: [], numTurns: 2 })).toEqual({ turns: 2 });
-    expect(totalUsage([{ turns: 3, costUsd: 0.0731 }, { turns: 2, costUsd: 0.0318 }])).toEqual({ turns: 5, costUsd: 0.1049 });
+    expect(
+      totalUsage([
+        { turns: 3, costUsd: 0.0731 },
+        { turns: 2, costUsd: 0.0318 },
+      ]),
+    ).toEqual({ turns: 5, costUsd: 0.1049 });
     // A run stopped before its result reported nothing: the total would be short, so there is none.
     expect(totalUsage([{ turns: 3, costUsd: 0.0731 }, undefined])).toBeUndefined();
     expect(totalUsage([{ turns: 3, costUsd: 0.0731 }, { turns: 2 }])).toEqual({ turns: 5 });
@@ -159,7 +179,20 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     ]);
     // Each tool call the stream reported, as it started and as its result came back (for the trace's spans).
     const toolCalls = worker.messages.flatMap((m) => (m.type === 'tool_call' ? [`${m.phase} ${m.name ?? ''}${m.error ? 'failed' : ''}`.trim()] : []));
-    expect(toolCalls).toEqual(['start Write', 'end', 'start Bash', 'end', 'start Bash', 'end', 'start Read', 'end', 'start Edit', 'end', 'start Bash', 'end failed']);
+    expect(toolCalls).toEqual([
+      'start Write',
+      'end',
+      'start Bash',
+      'end',
+      'start Bash',
+      'end',
+      'start Read',
+      'end',
+      'start Edit',
+      'end',
+      'start Bash',
+      'end failed',
+    ]);
     expect(worker.messages.filter((m) => m.type !== 'tool_call')).toEqual([
       { ...ENVELOPE, type: 'session_ready', agent: 'claude' },
       progress('claude session 5d1c7b1e-0f3a-4c1e-9b8e-2f7d5a6c1e01 (claude-sonnet-4-5-20250929)'),
@@ -274,41 +307,85 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     expect(commits.map((c) => c.message)).toEqual([
       `01-02: In-memory note store\n\n- modified src/index.js\n- added src/store/memory.js\n\nPlan: 01-02\nTask: 1/1\nSpec: ${SPEC}\n`,
     ]);
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', summary: 'The server now starts with the memory store.\n\n(claude: 3 turns, $0.03)' });
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_completed',
+      summary: 'The server now starts with the memory store.\n\n(claude: 3 turns, $0.03)',
+    });
     // Both runs of the session count: 2 turns and $0.0122586 before the question, 3 and $0.0306465 after.
     expect(worker.messages.at(-1)).toMatchObject({ usage: { turns: 5, costUsd: 0.042905, inputTokens: 28790 + 43185, outputTokens: 240 + 360 } });
   });
 
   it('asks a checkpoint the plan foresees when claude finished without asking it, and gives the answer back to the same session', async () => {
     const { repo, logDir, env, calls } = await setup('success.jsonl,checkpoint-resumed.jsonl');
-    const body = ['', '```checkpoint decision Storage backend', 'Which store should the service use by default?', 'options: memory, file', 'id: storage', '```'].join('\n');
+    const body = [
+      '',
+      '```checkpoint decision Storage backend',
+      'Which store should the service use by default?',
+      'options: memory, file',
+      'id: storage',
+      '```',
+    ].join('\n');
     const worker = testWorker({ repo, logDir, plan: planFrom(`${PLAN(false)}${body}`), env });
     const running = new ClaudeAgent().run(worker.context);
 
     const asked = await worker.waitFor('decision_needed');
-    const checkpoint = { id: 'storage', kind: 'decision' as const, prompt: 'Which store should the service use by default?', options: ['memory', 'file'], source: 'Storage backend' };
+    const checkpoint = {
+      id: 'storage',
+      kind: 'decision' as const,
+      prompt: 'Which store should the service use by default?',
+      options: ['memory', 'file'],
+      source: 'Storage backend',
+    };
     expect(asked).toEqual({ ...ENVELOPE, type: 'decision_needed', plan: '01-02', checkpoint });
     expect(worker.messages).toContainEqual(progress('claude finished without asking checkpoint storage, which the plan foresees: harness asks it'));
     worker.respond({ ...ENVELOPE, type: 'decision_made', checkpoint: 'storage', answer: 'file' });
     await running;
 
     const [, second] = await calls();
-    expect(second!.args.slice(0, 7)).toEqual(['-p', answerPrompt(checkpoint, 'file'), '--output-format', 'stream-json', '--verbose', '--resume', '5d1c7b1e-0f3a-4c1e-9b8e-2f7d5a6c1e01']);
+    expect(second!.args.slice(0, 7)).toEqual([
+      '-p',
+      answerPrompt(checkpoint, 'file'),
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--resume',
+      '5d1c7b1e-0f3a-4c1e-9b8e-2f7d5a6c1e01',
+    ]);
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed' });
     expect(worker.messages.filter((m) => m.type === 'decision_needed')).toHaveLength(1);
   });
 
   it("resumes an autonomous plan paused at the model's usage limit with the App's continue, not failing for want of a default", async () => {
     const { repo, logDir, env, calls } = await setup('checkpoint-resumed.jsonl');
-    const pause = { id: 'usage-limit', kind: 'action' as const, prompt: "The agent stopped at the model's rate or usage limit. Answer `continue` once it has reset.", source: 'claude' };
+    const pause = {
+      id: 'usage-limit',
+      kind: 'action' as const,
+      prompt: "The agent stopped at the model's rate or usage limit. Answer `continue` once it has reset.",
+      source: 'claude',
+    };
     await seedClaudeState(logDir, { sessionId: 'e4f5a6b7-2c3d-4e5f-9a0b-c1d2e3f4a503', checkpoint: pause });
-    const worker = testWorker({ repo, logDir, plan: planFrom(PLAN(true)), env, resume: true, answer: (c) => ({ ...ENVELOPE, type: 'action_completed', checkpoint: c.id, note: 'continue' }) });
+    const worker = testWorker({
+      repo,
+      logDir,
+      plan: planFrom(PLAN(true)),
+      env,
+      resume: true,
+      answer: (c) => ({ ...ENVELOPE, type: 'action_completed', checkpoint: c.id, note: 'continue' }),
+    });
 
     await new ClaudeAgent().run(worker.context);
 
     expect(worker.asked).toEqual([pause]);
     const [resumed] = await calls();
-    expect(resumed!.args.slice(0, 7)).toEqual(['-p', answerPrompt(pause, 'continue'), '--output-format', 'stream-json', '--verbose', '--resume', 'e4f5a6b7-2c3d-4e5f-9a0b-c1d2e3f4a503']);
+    expect(resumed!.args.slice(0, 7)).toEqual([
+      '-p',
+      answerPrompt(pause, 'continue'),
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--resume',
+      'e4f5a6b7-2c3d-4e5f-9a0b-c1d2e3f4a503',
+    ]);
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed' });
   });
 
@@ -357,7 +434,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     });
   });
 
-  it('says when the plan\'s timeout_minutes stopped claude, and reports no usage it was not told', async () => {
+  it("says when the plan's timeout_minutes stopped claude, and reports no usage it was not told", async () => {
     const { repo, logDir, base } = await makeRepo();
     const bin = await mkdtemp(join(tmpdir(), 'slow-claude-'));
     // Starts a session, then works past the budget without a result: no turns or cost to report.
@@ -377,7 +454,7 @@ describe('claude agent (against a fake claude replaying recorded output)', () =>
     expect(await commitsSince(repo, base)).toEqual([]);
   });
 
-  it('says so when claude is not installed, as this machine\'s problem (environment), not the plan\'s', async () => {
+  it("says so when claude is not installed, as this machine's problem (environment), not the plan's", async () => {
     const { repo, logDir } = await makeRepo();
     const worker = testWorker({ repo, logDir, plan: planFrom(PLAN(true)) });
     await new ClaudeAgent({ executable: 'claude-that-does-not-exist' }).run(worker.context);

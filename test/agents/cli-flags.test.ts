@@ -23,12 +23,19 @@ function passed(file: string): string[] {
 
 /** The pins the worker workflow installs, which the recorded options must be of. */
 function workflowPin(name: string): string {
-  return new RegExp(`${name}: \\$\\{\\{ vars\\.${name} \\|\\| '([^']+)' \\}\\}`).exec(readFileSync(join(ROOT, 'templates/workflows/harness-worker.yml'), 'utf8'))![1]!;
+  return new RegExp(`${name}: \\$\\{\\{ vars\\.${name} \\|\\| '([^']+)' \\}\\}`).exec(
+    readFileSync(join(ROOT, 'templates/workflows/harness-worker.yml'), 'utf8'),
+  )![1]!;
 }
 
 describe('the options each agent adapter passes', () => {
   it('were recorded from the versions the worker workflow pins', () => {
-    expect(pinned).toEqual({ claude: workflowPin('CLAUDE_CODE_VERSION'), codex: workflowPin('CODEX_VERSION'), gemini: workflowPin('GEMINI_CLI_VERSION'), copilot: workflowPin('COPILOT_CLI_VERSION') });
+    expect(pinned).toEqual({
+      claude: workflowPin('CLAUDE_CODE_VERSION'),
+      codex: workflowPin('CODEX_VERSION'),
+      gemini: workflowPin('GEMINI_CLI_VERSION'),
+      copilot: workflowPin('COPILOT_CLI_VERSION'),
+    });
   });
 
   it.each([
@@ -55,11 +62,18 @@ describe('the options each agent adapter passes', () => {
 });
 
 describe('the Claude stand-ins', () => {
-  it.each(['fake-claude.mjs', 'mcp-claude.mjs'])('%s refuses an option the pinned CLI does not have, or one missing its value, as Claude Code does', (standIn) => {
-    const run = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'test/fixtures/claude', standIn), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
-    expect(run('-p', 'x', '--max-budget', '1')).toMatchObject({ status: 1, stderr: "error: unknown option '--max-budget'\n" });
-    expect(run('-p', 'x', '--output-format', 'stream-json', '--max-budget-usd')).toMatchObject({ status: 1, stderr: "error: option '--max-budget-usd <amount>' argument missing\n" });
-  });
+  it.each(['fake-claude.mjs', 'mcp-claude.mjs'])(
+    '%s refuses an option the pinned CLI does not have, or one missing its value, as Claude Code does',
+    (standIn) => {
+      const run = (...args: string[]) =>
+        spawnSync(process.execPath, [join(ROOT, 'test/fixtures/claude', standIn), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+      expect(run('-p', 'x', '--max-budget', '1')).toMatchObject({ status: 1, stderr: "error: unknown option '--max-budget'\n" });
+      expect(run('-p', 'x', '--output-format', 'stream-json', '--max-budget-usd')).toMatchObject({
+        status: 1,
+        stderr: "error: option '--max-budget-usd <amount>' argument missing\n",
+      });
+    },
+  );
 });
 
 describe('the other stand-ins', () => {
@@ -67,13 +81,31 @@ describe('the other stand-ins', () => {
   function standIn(path: string, args: string[]) {
     const dir = mkdtempSync(join(tmpdir(), 'harness-standin-'));
     writeFileSync(join(dir, 'scenario.json'), '{ "calls": [] }');
-    const env = { PATH: process.env.PATH ?? '', HOME: dir, FAKE_CODEX_SCENARIO: join(dir, 'scenario.json'), FAKE_CODEX_STATE: dir, FAKE_GEMINI_SCENARIO: join(dir, 'scenario.json'), FAKE_GEMINI_STATE: dir, FAKE_COPILOT_SCENARIO: join(dir, 'scenario.json'), FAKE_COPILOT_STATE: dir };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      FAKE_CODEX_SCENARIO: join(dir, 'scenario.json'),
+      FAKE_CODEX_STATE: dir,
+      FAKE_GEMINI_SCENARIO: join(dir, 'scenario.json'),
+      FAKE_GEMINI_STATE: dir,
+      FAKE_COPILOT_SCENARIO: join(dir, 'scenario.json'),
+      FAKE_COPILOT_STATE: dir,
+    };
     return spawnSync(process.execPath, [join(ROOT, 'test/fixtures', path), ...args], { encoding: 'utf8', env, cwd: dir });
   }
 
   it('refuse an option their pinned CLI does not have, as that CLI does', () => {
-    expect(standIn('codex/codex-standin.mjs', ['exec', '--max-budget-usd', '1', '-'])).toMatchObject({ status: 2, stderr: expect.stringMatching(/^error: unexpected argument '--max-budget-usd' found\n/) });
-    expect(standIn('gemini/gemini-standin.mjs', ['-p', 'x', '--max-budget-usd', '1'])).toMatchObject({ status: 1, stderr: 'Unknown argument: max-budget-usd\n' });
-    expect(standIn('copilot/copilot-standin.mjs', ['-p', 'x', '--max-budget-usd', '1'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/^error: unexpected argument '--max-budget-usd' found\n/) });
+    expect(standIn('codex/codex-standin.mjs', ['exec', '--max-budget-usd', '1', '-'])).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/^error: unexpected argument '--max-budget-usd' found\n/),
+    });
+    expect(standIn('gemini/gemini-standin.mjs', ['-p', 'x', '--max-budget-usd', '1'])).toMatchObject({
+      status: 1,
+      stderr: 'Unknown argument: max-budget-usd\n',
+    });
+    expect(standIn('copilot/copilot-standin.mjs', ['-p', 'x', '--max-budget-usd', '1'])).toMatchObject({
+      status: 1,
+      stderr: expect.stringMatching(/^error: unexpected argument '--max-budget-usd' found\n/),
+    });
   });
 });

@@ -21,7 +21,8 @@ const PLAN = [
 ].join('\n');
 
 const answered = (answer: string) => (c: { id: string }) => ({ ...ENVELOPE, type: 'decision_made' as const, checkpoint: c.id, answer });
-const progressOf = (messages: { type: string }[]) => messages.filter((m): m is { type: 'progress_update'; message: string } => m.type === 'progress_update').map((m) => m.message);
+const progressOf = (messages: { type: string }[]) =>
+  messages.filter((m): m is { type: 'progress_update'; message: string } => m.type === 'progress_update').map((m) => m.message);
 
 describe('codex agent', () => {
   it('runs codex exec --json with the brief on stdin, the harness MCP server approved, the user config left out; reports become messages and the answer comes through harness_worker_await', async () => {
@@ -46,15 +47,34 @@ describe('codex agent', () => {
 
     expect(worker.asked).toEqual([{ id: 'backend', kind: 'decision', prompt: 'Which backend?', options: ['memory', 'file'], source: 'codex' }]);
     const done = worker.messages.at(-1)!;
-    expect(done).toMatchObject({ type: 'task_completed', summary: 'The store is in place.\n\n(codex: 6 turns)', usage: { turns: 6, inputTokens: 9600, outputTokens: 400 } });
+    expect(done).toMatchObject({
+      type: 'task_completed',
+      summary: 'The store is in place.\n\n(codex: 6 turns)',
+      usage: { turns: 6, inputTokens: 9600, outputTokens: 400 },
+    });
     expect(done).not.toHaveProperty('usage.costUsd');
     expect(progressOf(worker.messages)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^codex session [0-9a-f-]{36}$/), 'reporting channel ready', 'Edit src/store.js (add)', 'Bash: test -f src/store.js', 'checkpoint backend answered: file']),
+      expect.arrayContaining([
+        expect.stringMatching(/^codex session [0-9a-f-]{36}$/),
+        'reporting channel ready',
+        'Edit src/store.js (add)',
+        'Bash: test -f src/store.js',
+        'checkpoint backend answered: file',
+      ]),
     );
     expect((await commitsSince(repo, base)).map((c) => c.message.split('\n')[0])).toEqual(['01-02: Note store']);
 
     const [call] = await codex.calls();
-    expect(call!.args.slice(0, 8)).toEqual(['exec', '--json', '--ignore-user-config', '-c', 'approval_policy="never"', '-c', 'sandbox_mode="workspace-write"', '-c']);
+    expect(call!.args.slice(0, 8)).toEqual([
+      'exec',
+      '--json',
+      '--ignore-user-config',
+      '-c',
+      'approval_policy="never"',
+      '-c',
+      'sandbox_mode="workspace-write"',
+      '-c',
+    ]);
     expect(call!.args.at(-1)).toBe('-');
     expect(call!.prompt).toContain('harness_worker_await');
     expect(Object.keys(call!.config.mcp_servers)).toEqual(['harness']);
@@ -69,7 +89,12 @@ describe('codex agent', () => {
   it('where nobody can wait, stops at the question and resumes the thread with codex exec resume and the answer; the usage counts only what the resumed run added', async () => {
     const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
     const codex = await standInCodex([
-      [{ write: ['src/store.js', 'draft\n'] }, { report: { type: 'decision_needed', checkpoint: 'backend', message: 'Which backend?' } }, { await: 'backend' }, { write: ['src/never.js', 'x\n'] }],
+      [
+        { write: ['src/store.js', 'draft\n'] },
+        { report: { type: 'decision_needed', checkpoint: 'backend', message: 'Which backend?' } },
+        { await: 'backend' },
+        { write: ['src/never.js', 'x\n'] },
+      ],
       [{ recall: 'Which backend?' }, { write: ['src/store.js', 'final\n'] }],
     ]);
     const plan = planFrom(PLAN);
@@ -82,7 +107,9 @@ describe('codex agent', () => {
     // The checkpoint store finds the thread's rollout file where the CLI keeps it.
     const home = codexSessions.home(repo, codex.env);
     expect(home).toBe(join(codex.env.CODEX_HOME!, 'sessions'));
-    expect(await codexSessions.files(home, state.sessionId!)).toEqual([expect.stringMatching(new RegExp(`^\\d{4}/\\d{2}/\\d{2}/rollout-[0-9T-]+-${state.sessionId}\\.jsonl$`))]);
+    expect(await codexSessions.files(home, state.sessionId!)).toEqual([
+      expect.stringMatching(new RegExp(`^\\d{4}/\\d{2}/\\d{2}/rollout-[0-9T-]+-${state.sessionId}\\.jsonl$`)),
+    ]);
 
     const second = testWorker({ repo, logDir, plan, env: codex.env, resume: true, answer: answered('file') });
     await new CodexAgent().run(second.context);
@@ -120,7 +147,7 @@ describe('codex agent', () => {
     expect(failed.error.endsWith(`(resets ${new Date(Math.floor(resetsAt / 60) * 60_000).toISOString()})`)).toBe(true);
   });
 
-  it('a refused credential is the machine\'s setup: an environment failure, not retryable', async () => {
+  it("a refused credential is the machine's setup: an environment failure, not retryable", async () => {
     const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
     const codex = await standInCodex([[]]);
     const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: { ...codex.env, CODEX_API_KEY: '' } });
@@ -142,7 +169,12 @@ describe('codex agent', () => {
 
     await new CodexAgent({ executable: 'codex-not-here' }).run(worker.context);
 
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, environment: true, error: expect.stringContaining('npm install -g @openai/codex') });
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      retryable: false,
+      environment: true,
+      error: expect.stringContaining('npm install -g @openai/codex'),
+    });
   });
 
   it('holds max_turns itself (Codex has no such flag): the run is stopped at the first turn past it, not retryable', async () => {
@@ -152,12 +184,19 @@ describe('codex agent', () => {
 
     await new CodexAgent({ maxTurns: 2 }).run(worker.context);
 
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, error: 'codex stopped at its turn limit (max_turns 2; the run was stopped at turn 3)', usage: { turns: 3 } });
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      retryable: false,
+      error: 'codex stopped at its turn limit (max_turns 2; the run was stopped at turn 3)',
+      usage: { turns: 3 },
+    });
   });
 
   it('counts turns as a tool-using agent does: max_turns 1 lets a plan take one step and say it is done (the closing message is no further turn)', async () => {
     const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
-    const codex = await standInCodex([[{ message: 'Writing the store.' }, { write: ['src/store.js', 'export const store = new Map();\n'] }, { final: 'The store is in place.' }]]);
+    const codex = await standInCodex([
+      [{ message: 'Writing the store.' }, { write: ['src/store.js', 'export const store = new Map();\n'] }, { final: 'The store is in place.' }],
+    ]);
     const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: codex.env });
 
     await new CodexAgent({ maxTurns: 1 }).run(worker.context);
@@ -167,7 +206,13 @@ describe('codex agent', () => {
 
   it('in its workspace-write sandbox (the default off a runner) codex cannot commit, so the brief asks for no commits and harness commits its work', async () => {
     const { repo, logDir, base } = await makeRepo({ 'README.md': '# notes\n' });
-    const codex = await standInCodex([[{ write: ['src/store.js', 'export const store = new Map();\n'] }, { bash: 'git add -A && git commit -qm "01-02: store"' }, { final: 'The store is in place.' }]]);
+    const codex = await standInCodex([
+      [
+        { write: ['src/store.js', 'export const store = new Map();\n'] },
+        { bash: 'git add -A && git commit -qm "01-02: store"' },
+        { final: 'The store is in place.' },
+      ],
+    ]);
     const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: codex.env });
 
     await new CodexAgent().run(worker.context);
@@ -183,7 +228,13 @@ describe('codex agent', () => {
 
   it('with danger-full-access (a runner) codex commits as it goes, as the brief asks', async () => {
     const { repo, logDir, base } = await makeRepo({ 'README.md': '# notes\n' });
-    const codex = await standInCodex([[{ write: ['src/store.js', 'export const store = new Map();\n'] }, { bash: 'git add -A && git commit -qm "01-02: store"' }, { final: 'The store is in place.' }]]);
+    const codex = await standInCodex([
+      [
+        { write: ['src/store.js', 'export const store = new Map();\n'] },
+        { bash: 'git add -A && git commit -qm "01-02: store"' },
+        { final: 'The store is in place.' },
+      ],
+    ]);
     const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: codex.env });
 
     await new CodexAgent({ sandbox: 'danger-full-access' }).run(worker.context);
@@ -199,7 +250,13 @@ describe('codex agent', () => {
       [{ write: ['src/store.js', 'draft\n'] }, { final: 'Half done.\nHARNESS_CHECKPOINT {"id":"bucket","kind":"action","prompt":"Create the S3 bucket"}' }],
       [{ recall: 'Create the S3 bucket' }, { write: ['src/store.js', 'final\n'] }, { final: 'Done.' }],
     ]);
-    const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: codex.env, answer: (c) => ({ ...ENVELOPE, type: 'action_completed', checkpoint: c.id, note: 'created' }) });
+    const worker = testWorker({
+      repo,
+      logDir,
+      plan: planFrom(PLAN),
+      env: codex.env,
+      answer: (c) => ({ ...ENVELOPE, type: 'action_completed', checkpoint: c.id, note: 'created' }),
+    });
 
     await new CodexAgent().run(worker.context);
 
@@ -207,7 +264,10 @@ describe('codex agent', () => {
     expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', summary: 'Done.\n\n(codex: 2 turns)' });
     const calls = await codex.calls();
     const thread = JSON.parse((await readFile(join(logDir, 'codex.json'), 'utf8')) || '{}') as { sessionId: string };
-    expect(calls.map((c) => c.args.slice(0, 2))).toEqual([['exec', '--json'], ['exec', 'resume']]);
+    expect(calls.map((c) => c.args.slice(0, 2))).toEqual([
+      ['exec', '--json'],
+      ['exec', 'resume'],
+    ]);
     expect(calls[1]!.args.slice(-2)).toEqual([thread.sessionId, '-']);
     expect((await commitsSince(repo, base)).map((c) => c.message.split('\n')[0])).toEqual(['01-02: Note store']);
   });
@@ -220,7 +280,14 @@ describe('codex agent', () => {
 
     await new CodexAgent().run(worker.context);
 
-    expect(worker.messages.at(-1)).toEqual({ ...ENVELOPE, type: 'task_failed', plan: '01-02', retryable: false, timedOut: true, error: 'codex was stopped: plan 01-02 used up its timeout_minutes (0.005)' });
+    expect(worker.messages.at(-1)).toEqual({
+      ...ENVELOPE,
+      type: 'task_failed',
+      plan: '01-02',
+      retryable: false,
+      timedOut: true,
+      error: 'codex was stopped: plan 01-02 used up its timeout_minutes (0.005)',
+    });
     expect(await commitsSince(repo, base)).toEqual([]);
   });
 

@@ -54,7 +54,15 @@ describe('command agent', () => {
       { ...progress(`committed the file the agent left uncommitted as ${commits[0]!.sha.slice(0, 7)}`), task: 1, total: 1 },
       { ...ENVELOPE, type: 'task_completed', plan: '01-02', commits: [commits[0]!.sha], summary: `\`${command}\` finished` },
     ]);
-    expect(await readFile(stdinCopy, 'utf8')).toBe(buildWorkerPrompt(plan, { spec: SPEC, checkpoints: 'none', answers: {}, commits: [], instructions: await executorInstructions(worker.context.task.worktree) }));
+    expect(await readFile(stdinCopy, 'utf8')).toBe(
+      buildWorkerPrompt(plan, {
+        spec: SPEC,
+        checkpoints: 'none',
+        answers: {},
+        commits: [],
+        instructions: await executorInstructions(worker.context.task.worktree),
+      }),
+    );
     expect(await readFile(join(logDir, 'command.log'), 'utf8')).toContain('a warning\n');
   });
 

@@ -20,7 +20,7 @@ const PLAN = [
   'Write the store.',
 ].join('\n');
 
-const ASKING = PLAN.replace("title: Note store\n", "title: Note store\nautonomous: false\n");
+const ASKING = PLAN.replace('title: Note store\n', 'title: Note store\nautonomous: false\n');
 const PRICE = { inputPerMillion: 3, outputPerMillion: 15 };
 
 describe('copilot agent', () => {
@@ -40,7 +40,11 @@ describe('copilot agent', () => {
 
     const done = worker.messages.at(-1)!;
     // 4 turns: the first, one for each report, the final message; tokens as --usage-output-file has them.
-    expect(done).toMatchObject({ type: 'task_completed', summary: 'The store is in place.\n\n(copilot: 4 turns, $0.01)', usage: { turns: 4, inputTokens: 4000, outputTokens: 70, costUsd: 0.01305 } });
+    expect(done).toMatchObject({
+      type: 'task_completed',
+      summary: 'The store is in place.\n\n(copilot: 4 turns, $0.01)',
+      usage: { turns: 4, inputTokens: 4000, outputTokens: 70, costUsd: 0.01305 },
+    });
     expect(worker.messages).toContainEqual({ ...ENVELOPE, type: 'progress_update', plan: '01-02', message: 'store written', task: 1, total: 1 });
     expect(worker.messages.filter((m) => m.type === 'progress_update').map((m) => m.message)).toContain('copilot session (gpt-5.4)');
     expect((await commitsSince(repo, base)).map((c) => c.message.split('\n')[0])).toEqual(['01-02: Note store']);
@@ -65,7 +69,9 @@ describe('copilot agent', () => {
     ]);
     expect(call!.args[0]).toBe('-p');
     expect(call!.args[1]).toContain('## The plan\n\n# Note store');
-    const config = JSON.parse(await readFile(mcp, 'utf8')) as { mcpServers: Record<string, { type: string; args: string[]; env: Record<string, string>; tools: string[] }> };
+    const config = JSON.parse(await readFile(mcp, 'utf8')) as {
+      mcpServers: Record<string, { type: string; args: string[]; env: Record<string, string>; tools: string[] }>;
+    };
     expect(Object.keys(config.mcpServers)).toEqual(['harness']);
     expect(config.mcpServers.harness).toMatchObject({ type: 'local', tools: ['*'] });
     expect(config.mcpServers.harness!.args.at(-1)).toBe('mcp-report');
@@ -113,14 +119,24 @@ describe('copilot agent', () => {
     await new CopilotAgent().run(first.context);
     await asked;
     const state = await readCopilotState(logDir);
-    expect(state).toMatchObject({ sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/), checkpoint: { id: 'backend', kind: 'decision', options: ['memory', 'file'] } });
+    expect(state).toMatchObject({
+      sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      checkpoint: { id: 'backend', kind: 'decision', options: ['memory', 'file'] },
+    });
     // What the checkpoint store carries to another runner: the session's folder, less the CLI's locks.
     const home = copilotSessions.home(repo, copilot.env);
     expect(home).toBe(join(copilot.home, 'session-state'));
     expect(await copilotSessions.current(logDir)).toBe(state.sessionId);
     expect(await copilotSessions.files(home, state.sessionId!)).toEqual([`${state.sessionId}/events.jsonl`, `${state.sessionId}/workspace.yaml`]);
 
-    const second = testWorker({ repo, logDir, plan, env: copilot.env, resume: true, answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }) });
+    const second = testWorker({
+      repo,
+      logDir,
+      plan,
+      env: copilot.env,
+      resume: true,
+      answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }),
+    });
     await new CopilotAgent().run(second.context);
     expect(second.messages.at(-1)).toMatchObject({ type: 'task_completed' });
     const calls = await copilot.calls();
@@ -134,13 +150,27 @@ describe('copilot agent', () => {
   it("stops at Copilot's rate limit as a pause the worker reads, with the reset the CLI said", async () => {
     const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
     const copilot = await standInCopilot([
-      [{ write: ['src/store.js', 'half\n'] }, { error: { errorType: 'rate_limit', message: "You've hit your rate limit. Please wait for your limit to reset (current limit resets in ~30m)", errorCode: 'user_global_rate_limited', statusCode: 429 } }],
+      [
+        { write: ['src/store.js', 'half\n'] },
+        {
+          error: {
+            errorType: 'rate_limit',
+            message: "You've hit your rate limit. Please wait for your limit to reset (current limit resets in ~30m)",
+            errorCode: 'user_global_rate_limited',
+            statusCode: 429,
+          },
+        },
+      ],
     ]);
     const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: copilot.env });
     const before = Date.now();
     await new CopilotAgent().run(worker.context);
     const failed = worker.messages.at(-1)!;
-    expect(failed).toMatchObject({ type: 'task_failed', retryable: true, error: expect.stringMatching(/^copilot stopped at the Copilot rate limit: You've hit your rate limit\. .* \(resets \d{4}-.*Z\)$/) });
+    expect(failed).toMatchObject({
+      type: 'task_failed',
+      retryable: true,
+      error: expect.stringMatching(/^copilot stopped at the Copilot rate limit: You've hit your rate limit\. .* \(resets \d{4}-.*Z\)$/),
+    });
     const limit = rateLimitOf((failed as { error: string }).error, new Date());
     expect(limit?.evidence).toContain("You've hit your rate limit.");
     expect(limit!.resetsAt!.getTime()).toBeGreaterThanOrEqual(before + 30 * 60_000);
@@ -151,7 +181,12 @@ describe('copilot agent', () => {
     const copilot = await standInCopilot([[{ turns: 50 }, { write: ['src/never.js', 'x\n'] }]]);
     const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: copilot.env });
     await new CopilotAgent({ maxTurns: 3 }).run(worker.context);
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, error: 'copilot stopped at its turn limit (3 turns; agents.copilot.max_turns)', usage: { turns: 3 } });
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      retryable: false,
+      error: 'copilot stopped at its turn limit (3 turns; agents.copilot.max_turns)',
+      usage: { turns: 3 },
+    });
   });
 
   it("fails the plan when a run's cost at the price takes it over its budget", async () => {
@@ -159,7 +194,12 @@ describe('copilot agent', () => {
     const copilot = await standInCopilot([[{ write: ['src/store.js', 'x\n'] }, { turns: 3 }]]);
     const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: copilot.env });
     await new CopilotAgent({ price: { perPremiumRequest: 0.5 }, budgetUsd: 0.25 }).run(worker.context);
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, error: "copilot spent $0.50, over the plan's budget of $0.25 (budget_usd): stopped", usage: { costUsd: 0.5 } });
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      retryable: false,
+      error: "copilot spent $0.50, over the plan's budget of $0.25 (budget_usd): stopped",
+      usage: { costUsd: 0.5 },
+    });
   });
 
   it('refuses a budget it cannot count: without a price, Copilot reports no cost', async () => {
@@ -167,25 +207,41 @@ describe('copilot agent', () => {
     const copilot = await standInCopilot([[]]);
     const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: copilot.env });
     await new CopilotAgent({ budgetUsd: 1 }).run(worker.context);
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, error: expect.stringContaining('set agents.copilot.price in .github/harness.yml') });
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      retryable: false,
+      error: expect.stringContaining('set agents.copilot.price in .github/harness.yml'),
+    });
     await expect(copilot.calls()).rejects.toThrow(/ENOENT/);
   });
 
-  it('counts usage once across a resume in one attempt: the usage file then holds the session\'s totals, and a run is what they grew by', async () => {
+  it("counts usage once across a resume in one attempt: the usage file then holds the session's totals, and a run is what they grew by", async () => {
     const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
     const copilot = await standInCopilot([
       [{ write: ['src/store.js', 'draft\n'] }, { text: 'HARNESS_CHECKPOINT {"kind":"decision","prompt":"Which backend?","options":["memory","file"]}' }],
       [{ recall: 'Which backend?' }, { turns: 2 }, { write: ['src/store.js', 'final\n'] }, { text: 'Done.' }],
     ]);
-    const worker = testWorker({ repo, logDir, plan: planFrom(ASKING), env: copilot.env, answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }) });
+    const worker = testWorker({
+      repo,
+      logDir,
+      plan: planFrom(ASKING),
+      env: copilot.env,
+      answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }),
+    });
     await new CopilotAgent({ price: PRICE }).run(worker.context);
 
     expect((await copilot.calls())[1]!.args.some((a) => a.startsWith('--resume='))).toBe(true);
     // The last run's file: the session's totals, both runs' (6 requests, 2 premium requests).
-    const totals = JSON.parse(await readFile(join(logDir, 'copilot', 'copilot-usage.json'), 'utf8')) as { totalPremiumRequestCost: number; modelMetrics: Record<string, { usage: { inputTokens: number; outputTokens: number } }> };
+    const totals = JSON.parse(await readFile(join(logDir, 'copilot', 'copilot-usage.json'), 'utf8')) as {
+      totalPremiumRequestCost: number;
+      modelMetrics: Record<string, { usage: { inputTokens: number; outputTokens: number } }>;
+    };
     const { inputTokens, outputTokens } = totals.modelMetrics['gpt-5.4']!.usage;
     expect([inputTokens, totals.totalPremiumRequestCost]).toEqual([6000, 2]);
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', usage: { turns: 6, inputTokens, outputTokens, costUsd: (inputTokens * 3 + outputTokens * 15) / 1e6 } });
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_completed',
+      usage: { turns: 6, inputTokens, outputTokens, costUsd: (inputTokens * 3 + outputTokens * 15) / 1e6 },
+    });
   });
 
   it('counts usage once across attempts: a session paused at the rate limit keeps what it was counted at, and its resumed attempt counts only what it added', async () => {
@@ -198,10 +254,18 @@ describe('copilot agent', () => {
     const first = testWorker({ repo, logDir, plan, env: copilot.env });
     await new CopilotAgent({ price: PRICE }).run(first.context);
     expect(first.messages.at(-1)).toMatchObject({ type: 'task_failed', error: expect.stringContaining('rate limit') });
-    const usage = async () => (JSON.parse(await readFile(join(logDir, 'copilot', 'copilot-usage.json'), 'utf8')) as { modelMetrics: Record<string, { usage: { inputTokens: number; outputTokens: number } }> }).modelMetrics['gpt-5.4']!.usage;
+    const usage = async () =>
+      (
+        JSON.parse(await readFile(join(logDir, 'copilot', 'copilot-usage.json'), 'utf8')) as {
+          modelMetrics: Record<string, { usage: { inputTokens: number; outputTokens: number } }>;
+        }
+      ).modelMetrics['gpt-5.4']!.usage;
     const before = await usage();
     const { sessionId } = await readCopilotState(logDir);
-    expect(await readCopilotState(logDir)).toEqual({ sessionId, counted: { session: sessionId, inputTokens: before.inputTokens, outputTokens: before.outputTokens, premiumRequests: 1 } });
+    expect(await readCopilotState(logDir)).toEqual({
+      sessionId,
+      counted: { session: sessionId, inputTokens: before.inputTokens, outputTokens: before.outputTokens, premiumRequests: 1 },
+    });
 
     // As harness run pauses it (runner/usage-pause.ts): the session waits at the pause's checkpoint, answered `continue`.
     await copilotSessions.wait(logDir, { id: 'usage-limit', kind: 'action', prompt: 'The limit', source: 'copilot' });
@@ -213,7 +277,10 @@ describe('copilot agent', () => {
     const after = await usage();
     expect(after.inputTokens).toBeGreaterThan(before.inputTokens);
     const added = { inputTokens: after.inputTokens - before.inputTokens, outputTokens: after.outputTokens - before.outputTokens };
-    expect(second.messages.at(-1)).toMatchObject({ type: 'task_completed', usage: { ...added, costUsd: (added.inputTokens * 3 + added.outputTokens * 15) / 1e6 } });
+    expect(second.messages.at(-1)).toMatchObject({
+      type: 'task_completed',
+      usage: { ...added, costUsd: (added.inputTokens * 3 + added.outputTokens * 15) / 1e6 },
+    });
   });
 
   it('starts the CLI without a classic token (ghp_), which it refuses even with a provider of your own; a fine-grained or OAuth one stays', async () => {
@@ -242,7 +309,12 @@ describe('copilot agent', () => {
   it('with only a classic token and no provider of your own: the machine’s problem, naming the variables it looked at and the token Copilot needs', async () => {
     const { repo, logDir } = await makeRepo({ 'README.md': '# notes\n' });
     const copilot = await standInCopilot([[{ text: 'Done.' }]], { token: false });
-    const worker = testWorker({ repo, logDir, plan: planFrom(PLAN), env: { ...copilot.env, GH_TOKEN: 'ghp_classic_for_gh', GITHUB_TOKEN: 'ghs_the_jobs_own' } });
+    const worker = testWorker({
+      repo,
+      logDir,
+      plan: planFrom(PLAN),
+      env: { ...copilot.env, GH_TOKEN: 'ghp_classic_for_gh', GITHUB_TOKEN: 'ghs_the_jobs_own' },
+    });
     await new CopilotAgent().run(worker.context);
 
     expect(worker.messages.at(-1)).toMatchObject({
@@ -250,7 +322,7 @@ describe('copilot agent', () => {
       retryable: false,
       environment: true,
       error:
-        'copilot could not sign in: No authentication information found. — harness looked at COPILOT_GITHUB_TOKEN and GH_TOKEN (never GITHUB_TOKEN, the job\'s own); ' +
+        "copilot could not sign in: No authentication information found. — harness looked at COPILOT_GITHUB_TOKEN and GH_TOKEN (never GITHUB_TOKEN, the job's own); " +
         'GH_TOKEN held a classic personal access token (ghp_…), which Copilot refuses, so harness left it out. ' +
         'Copilot needs a fine-grained personal access token (github_pat_…) of a user with a Copilot seat, with the Copilot Requests permission, in COPILOT_GITHUB_TOKEN (a secret of its own), ' +
         'or an OAuth token (gho_…, ghu_…: copilot login, gh auth login), or a provider of your own (COPILOT_PROVIDER_BASE_URL)',
@@ -263,10 +335,19 @@ describe('copilot agent', () => {
     const copilot = await standInCopilot([[]], { token: false });
     const unsigned = testWorker({ repo, logDir, plan: planFrom(PLAN), env: { ...copilot.env, GITHUB_TOKEN: 'ghs_the_jobs_own' } });
     await new CopilotAgent().run(unsigned.context);
-    expect(unsigned.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, environment: true, error: expect.stringContaining('copilot could not sign in: No authentication information found.') });
+    expect(unsigned.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      retryable: false,
+      environment: true,
+      error: expect.stringContaining('copilot could not sign in: No authentication information found.'),
+    });
 
     const missing = testWorker({ repo, logDir, plan: planFrom(PLAN), env: {} });
     await new CopilotAgent({ executable: join(logDir, 'no-copilot-here') }).run(missing.context);
-    expect(missing.messages.at(-1)).toMatchObject({ type: 'task_failed', environment: true, error: expect.stringContaining('is GitHub Copilot CLI installed and on PATH?') });
+    expect(missing.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      environment: true,
+      error: expect.stringContaining('is GitHub Copilot CLI installed and on PATH?'),
+    });
   });
 });

@@ -11,7 +11,10 @@ describe("the executor's instructions in a plan's brief", () => {
     const text = await executorInstructions(root);
     expect(text).toMatch(/^Work the plan backward from its goal/);
     expect(text).not.toContain('<!--');
-    const brief = buildWorkerPrompt(planFrom('---\nplan_id: "01-01"\ntitle: T\nfiles_modified: [a.txt]\nmust_pass:\n  - { id: a, type: file_exists, path: a.txt }\n---\n\nDo it.\n'), { spec: 'SPC-001', checkpoints: 'none', instructions: text });
+    const brief = buildWorkerPrompt(
+      planFrom('---\nplan_id: "01-01"\ntitle: T\nfiles_modified: [a.txt]\nmust_pass:\n  - { id: a, type: file_exists, path: a.txt }\n---\n\nDo it.\n'),
+      { spec: 'SPC-001', checkpoints: 'none', instructions: text },
+    );
     expect(brief.indexOf('## How to work\n\nWork the plan backward')).toBeGreaterThan(0);
     expect(brief.indexOf('## How to work')).toBeLessThan(brief.indexOf('## Goal'));
   });

@@ -38,7 +38,13 @@ describe('agents.gemini in .github/harness.yml', () => {
   it('refuses an approval mode Gemini CLI does not have, naming the choices', () => {
     const { problems } = parseConfig('agents:\n  gemini:\n    approval_mode: bypassPermissions\n');
     expect(problems).toEqual([
-      { file: '.github/harness.yml', line: 3, code: 'field-value', message: 'agents.gemini.approval_mode is "bypassPermissions"; it must be one of default, auto_edit, yolo, plan', severity: 'error' },
+      {
+        file: '.github/harness.yml',
+        line: 3,
+        code: 'field-value',
+        message: 'agents.gemini.approval_mode is "bypassPermissions"; it must be one of default, auto_edit, yolo, plan',
+        severity: 'error',
+      },
     ]);
   });
 });

@@ -37,25 +37,38 @@ describe('gemini agent: a headless Gemini CLI run', () => {
   it('runs gemini -p with the brief, reports through the harness MCP server of its own home, and answers its question through harness_worker_await', async () => {
     // The repository's own servers are not the worker agent's.
     const own = { '.gemini/settings.json': JSON.stringify({ mcpServers: { github: { command: 'node', args: ['nothing.js'] } } }) };
-    const { repo, logDir, base, gemini, plan } = await setup([
+    const { repo, logDir, base, gemini, plan } = await setup(
       [
-        { report: { type: 'session_ready' } },
-        { report: { type: 'task_started', task: 1, total: 1, title: 'Write the store' } },
-        { write: ['src/store.js', 'export const store = new Map();\n'] },
-        { report: { type: 'decision_needed', checkpoint: 'backend', message: 'Which backend?', options: ['memory', 'file'] } },
-        { await: 'backend' },
-        { report: { type: 'task_completed', message: 'The store is in place.' } },
-        { tokens: [3000, 400] },
-        { text: 'The store is in place.' },
+        [
+          { report: { type: 'session_ready' } },
+          { report: { type: 'task_started', task: 1, total: 1, title: 'Write the store' } },
+          { write: ['src/store.js', 'export const store = new Map();\n'] },
+          { report: { type: 'decision_needed', checkpoint: 'backend', message: 'Which backend?', options: ['memory', 'file'] } },
+          { await: 'backend' },
+          { report: { type: 'task_completed', message: 'The store is in place.' } },
+          { tokens: [3000, 400] },
+          { text: 'The store is in place.' },
+        ],
       ],
-    ], own);
-    const worker = testWorker({ repo, logDir, plan, env: gemini.env, answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }) });
+      own,
+    );
+    const worker = testWorker({
+      repo,
+      logDir,
+      plan,
+      env: gemini.env,
+      answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }),
+    });
     await new GeminiAgent({ price: { inputPerMTok: 1.25, outputPerMTok: 10 } }).run(worker.context);
 
     expect(worker.asked).toEqual([{ id: 'backend', kind: 'decision', prompt: 'Which backend?', options: ['memory', 'file'], source: 'gemini' }]);
     const done = worker.messages.at(-1)!;
     // Seven turns: the file written is the model's write_file call, a turn of its own as the real CLI counts it (test/fixtures/real-cli/gemini-0.61.0/stream.jsonl).
-    expect(done).toMatchObject({ type: 'task_completed', summary: expect.stringContaining('The store is in place.'), usage: { turns: 7, inputTokens: 3000, outputTokens: 400, costUsd: 0.00775 } });
+    expect(done).toMatchObject({
+      type: 'task_completed',
+      summary: expect.stringContaining('The store is in place.'),
+      usage: { turns: 7, inputTokens: 3000, outputTokens: 400, costUsd: 0.00775 },
+    });
     expect(worker.messages).toContainEqual({ ...ENVELOPE, type: 'task_started', plan: '01-02', task: 1, total: 1, title: 'Write the store' });
     expect((await commitsSince(repo, base)).map((c) => c.message.split('\n')[0])).toEqual(['01-02: Note store']);
 
@@ -63,7 +76,15 @@ describe('gemini agent: a headless Gemini CLI run', () => {
     const home = geminiHome(repo, gemini.env);
     expect(call!.args[0]).toBe('-p');
     expect(call!.args[1]).toContain('harness_worker_await');
-    expect(call!.args.slice(2)).toEqual(['--output-format', 'stream-json', '--skip-trust', '--approval-mode', 'auto_edit', '--allowed-mcp-server-names', 'harness']);
+    expect(call!.args.slice(2)).toEqual([
+      '--output-format',
+      'stream-json',
+      '--skip-trust',
+      '--approval-mode',
+      'auto_edit',
+      '--allowed-mcp-server-names',
+      'harness',
+    ]);
     expect(call!.env.GEMINI_CLI_HOME).toBe(home);
     expect(await gemini.servers()).toEqual([{ call: 0, servers: ['harness'] }]);
     // What the CLI read during the run; the file holding the run's reporting token is gone after it.
@@ -74,7 +95,10 @@ describe('gemini agent: a headless Gemini CLI run', () => {
     expect(settings.privacy).toEqual({ usageStatisticsEnabled: false });
     expect(settings.mcpServers.harness).toMatchObject({ trust: true, env: { HARNESS_REPORT_URL: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) } });
     expect(settings.mcpServers.harness!.args.at(-1)).toBe('mcp-report');
-    expect(JSON.parse(await readFile(join(gemini.bin, 'tools.json'), 'utf8'))).toEqual(['mcp_harness_harness_worker_report', 'mcp_harness_harness_worker_await']);
+    expect(JSON.parse(await readFile(join(gemini.bin, 'tools.json'), 'utf8'))).toEqual([
+      'mcp_harness_harness_worker_report',
+      'mcp_harness_harness_worker_await',
+    ]);
   });
 
   it('where nobody can wait, stops at the question and resumes the session with --resume and the answer', async () => {
@@ -94,7 +118,14 @@ describe('gemini agent: a headless Gemini CLI run', () => {
     const state = await readGeminiState(logDir);
     expect(state).toMatchObject({ sessionId: expect.any(String), checkpoint: { id: 'backend', kind: 'decision', options: ['memory', 'file'] } });
 
-    const second = testWorker({ repo, logDir, plan, env: gemini.env, resume: true, answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }) });
+    const second = testWorker({
+      repo,
+      logDir,
+      plan,
+      env: gemini.env,
+      resume: true,
+      answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }),
+    });
     await new GeminiAgent().run(second.context);
     expect(second.messages.at(-1)).toMatchObject({ type: 'task_completed' });
     const calls = await gemini.calls();
@@ -128,7 +159,14 @@ describe('gemini agent: a headless Gemini CLI run', () => {
     const otherLogs = join(gemini.bin, 'other-logs');
     await geminiSessions.seed(otherLogs, { sessionId, checkpoint: { id: 'backend', kind: 'decision', prompt: 'Which backend?', source: 'gemini' } });
 
-    const second = testWorker({ repo, logDir: otherLogs, plan, env, resume: true, answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }) });
+    const second = testWorker({
+      repo,
+      logDir: otherLogs,
+      plan,
+      env,
+      resume: true,
+      answer: (c) => ({ ...ENVELOPE, type: 'decision_made', checkpoint: c.id, answer: 'file' }),
+    });
     await new GeminiAgent().run(second.context);
     expect(second.messages.at(-1)).toMatchObject({ type: 'task_completed' });
     const calls = await gemini.calls();
@@ -139,13 +177,16 @@ describe('gemini agent: a headless Gemini CLI run', () => {
 
 describe('gemini agent: limits', () => {
   it('stops at the turn limit (model.maxSessionTurns from max_turns) as a failure, not a retry', async () => {
-    const { repo, logDir, gemini, plan } = await setup([[{ report: { type: 'session_ready' } }, { report: { type: 'progress_update', message: 'one' } }, { report: { type: 'progress_update', message: 'two' } }]]);
+    const { repo, logDir, gemini, plan } = await setup([
+      [{ report: { type: 'session_ready' } }, { report: { type: 'progress_update', message: 'one' } }, { report: { type: 'progress_update', message: 'two' } }],
+    ]);
     const worker = testWorker({ repo, logDir, plan, env: gemini.env });
     await new GeminiAgent({ maxTurns: 2 }).run(worker.context);
     expect(worker.messages.at(-1)).toMatchObject({
       type: 'task_failed',
       retryable: false,
-      error: 'gemini stopped at its turn limit (2 turns): Reached max session turns for this session. Increase the number of turns by specifying maxSessionTurns in settings.json.',
+      error:
+        'gemini stopped at its turn limit (2 turns): Reached max session turns for this session. Increase the number of turns by specifying maxSessionTurns in settings.json.',
       usage: { turns: 2 },
     });
     expect((await gemini.settings())[0]!.settings.model).toEqual({ maxSessionTurns: 2 });
@@ -167,14 +208,24 @@ describe('gemini agent: limits', () => {
     const { repo, logDir, gemini, plan } = await setup([[{ write: ['src/store.js', 'x\n'] }, { tokens: [1_000_000, 100_000] }]]);
     const worker = testWorker({ repo, logDir, plan, env: gemini.env });
     await new GeminiAgent({ price: { inputPerMTok: 1.25, outputPerMTok: 10 }, budgetUsd: 1 }).run(worker.context);
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, error: "gemini spent $2.25, over the plan's budget of $1.00 (budget_usd): stopped", usage: { costUsd: 2.25 } });
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      retryable: false,
+      error: "gemini spent $2.25, over the plan's budget of $1.00 (budget_usd): stopped",
+      usage: { costUsd: 2.25 },
+    });
   });
 
   it('says a missing key is the environment, not the plan', async () => {
     const { repo, logDir, gemini, plan } = await setup([[]]);
     const worker = testWorker({ repo, logDir, plan, env: { ...gemini.env, GEMINI_API_KEY: '' } });
     await new GeminiAgent().run(worker.context);
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: false, environment: true, error: expect.stringMatching(/^gemini could not authenticate: set GEMINI_API_KEY/) });
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      retryable: false,
+      environment: true,
+      error: expect.stringMatching(/^gemini could not authenticate: set GEMINI_API_KEY/),
+    });
   });
 
   it('behind GOOGLE_GEMINI_BASE_URL with GEMINI_API_KEY, selects the API key auth the base URL is for (0.61.0 would choose its gateway auth and refuse it headless)', async () => {
@@ -188,7 +239,10 @@ describe('gemini agent: limits', () => {
   it("keeps the auth type the user chose in their own settings, which harness's home for the CLI would otherwise hide", async () => {
     const { repo, logDir, gemini, plan } = await setup([[{ text: 'done' }]]);
     await mkdir(join(gemini.env.HOME, '.gemini'), { recursive: true });
-    await writeFile(join(gemini.env.HOME, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'vertex-ai' } }, mcpServers: { mine: { command: 'curl' } } }));
+    await writeFile(
+      join(gemini.env.HOME, '.gemini', 'settings.json'),
+      JSON.stringify({ security: { auth: { selectedType: 'vertex-ai' } }, mcpServers: { mine: { command: 'curl' } } }),
+    );
     const worker = testWorker({ repo, logDir, plan, env: { ...gemini.env, GOOGLE_CLOUD_PROJECT: 'p', GOOGLE_CLOUD_LOCATION: 'us-central1' } });
     await new GeminiAgent().run(worker.context);
     const [read] = await gemini.settings();
@@ -208,7 +262,10 @@ describe('gemini agent: limits', () => {
   });
 
   it("under auto_edit may run the plan's check commands and git to commit, and nothing else (headless, 0.61.0 refuses what it would ask a person)", async () => {
-    const checked = PLAN.replace("  - { id: module, type: file_exists, path: src/store.js }", "  - { id: module, type: file_exists, path: src/store.js }\n  - { id: unit, type: tests_pass, command: node --test }");
+    const checked = PLAN.replace(
+      '  - { id: module, type: file_exists, path: src/store.js }',
+      '  - { id: module, type: file_exists, path: src/store.js }\n  - { id: unit, type: tests_pass, command: node --test }',
+    );
     const { repo, logDir, base, gemini } = await setup([
       [
         { write: ['src/store.js', 'export const store = new Map();\n'] },
@@ -235,13 +292,21 @@ describe('gemini agent: limits', () => {
     await new GeminiAgent({ model: 'gemini-2.5-pro', extraArgs: ['--max-budget-usd', '1'] }).run(worker.context);
     const [call] = await gemini.calls();
     expect(call!.args.slice(-4)).toEqual(['--model', 'gemini-2.5-pro', '--max-budget-usd', '1']);
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', retryable: true, error: 'gemini exited with code 1 and no result\nUnknown argument: max-budget-usd' });
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      retryable: true,
+      error: 'gemini exited with code 1 and no result\nUnknown argument: max-budget-usd',
+    });
   });
 
   it('says a missing CLI is the environment, not the plan', async () => {
     const { repo, logDir, gemini, plan } = await setup([[]]);
     const worker = testWorker({ repo, logDir, plan, env: gemini.env });
     await new GeminiAgent({ executable: join(gemini.bin, 'no-gemini') }).run(worker.context);
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', environment: true, error: expect.stringContaining('is Gemini CLI installed and on PATH?') });
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_failed',
+      environment: true,
+      error: expect.stringContaining('is Gemini CLI installed and on PATH?'),
+    });
   });
 });

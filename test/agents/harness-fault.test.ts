@@ -6,7 +6,17 @@ import { harnessFault } from '../../app/agents/reporter.js';
 import { GitError } from '../../app/machine/git.js';
 import { makeRepo, planFrom, testWorker } from '../helpers/agent-context.js';
 
-const PLAN = ['---', 'plan_id: "01-02"', 'title: Paint the walls', 'files_modified: ["*.txt"]', 'must_pass:', '  - { id: painted, type: file_exists, path: color.txt }', '---', '# Paint the walls', ''].join('\n');
+const PLAN = [
+  '---',
+  'plan_id: "01-02"',
+  'title: Paint the walls',
+  'files_modified: ["*.txt"]',
+  'must_pass:',
+  '  - { id: painted, type: file_exists, path: color.txt }',
+  '---',
+  '# Paint the walls',
+  '',
+].join('\n');
 
 /** Programs on a PATH of their own, linked to this machine's. */
 async function binWith(dir: string, programs: Record<string, string>): Promise<string> {
@@ -41,11 +51,17 @@ describe("a harness-side failure is this machine's, not the plan's", () => {
   it('tells a spawn that could not start, a full disk and too many open files from any other error', () => {
     const spawn = Object.assign(new Error('spawn git ENOENT'), { code: 'ENOENT', syscall: 'spawn git', path: 'git' });
     expect(harnessFault(spawn)).toMatch(/^this machine could not start git for harness \(spawn git ENOENT\): git is not on the PATH/);
-    expect(harnessFault(new GitError(['add', '-A'], '/w', null, 'spawn git EACCES'))).toMatch(/^this machine could not start git for harness \(spawn git EACCES\): git is not executable/);
-    expect(harnessFault(Object.assign(new Error("ENOSPC: no space left on device, write '/w/x'"), { code: 'ENOSPC', path: '/w/x' }))).toMatch(/^the disk is full/);
+    expect(harnessFault(new GitError(['add', '-A'], '/w', null, 'spawn git EACCES'))).toMatch(
+      /^this machine could not start git for harness \(spawn git EACCES\): git is not executable/,
+    );
+    expect(harnessFault(Object.assign(new Error("ENOSPC: no space left on device, write '/w/x'"), { code: 'ENOSPC', path: '/w/x' }))).toMatch(
+      /^the disk is full/,
+    );
     expect(harnessFault(Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' }))).toMatch(/too many open files/);
     // A file the agent removed, git refusing: the plan's business.
-    expect(harnessFault(Object.assign(new Error("ENOENT: no such file or directory, open '/w/src/x.ts'"), { code: 'ENOENT', syscall: 'open' }))).toBeUndefined();
+    expect(
+      harnessFault(Object.assign(new Error("ENOENT: no such file or directory, open '/w/src/x.ts'"), { code: 'ENOENT', syscall: 'open' })),
+    ).toBeUndefined();
     expect(harnessFault(new GitError(['commit'], '/w', 1, 'fatal: empty ident name not allowed'))).toBeUndefined();
   });
 });

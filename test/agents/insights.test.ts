@@ -14,7 +14,17 @@ import { ENVELOPE, makeRepo, planFrom, testWorker } from '../helpers/agent-conte
  */
 
 const PLAN = planFrom(
-  ['---', 'plan_id: "01-02"', 'title: Paint', 'files_modified: ["*.txt"]', 'must_pass:', '  - { id: painted, type: file_exists, path: color.txt }', '---', '# Paint', ''].join('\n'),
+  [
+    '---',
+    'plan_id: "01-02"',
+    'title: Paint',
+    'files_modified: ["*.txt"]',
+    'must_pass:',
+    '  - { id: painted, type: file_exists, path: color.txt }',
+    '---',
+    '# Paint',
+    '',
+  ].join('\n'),
 );
 
 describe('insights from a command agent', () => {
@@ -30,18 +40,32 @@ describe('insights from a command agent', () => {
 
     await new CommandAgent({ command, protocol: true }).run(worker.context);
 
-    expect(worker.messages).toContainEqual({ session: ENVELOPE.session, at: '2024-01-01T00:00:00.000Z', type: 'insight', plan: '01-02', insight: { kind: 'innovation', summary: 'Mix the paint in the can', tags: ['paint'] } });
-    expect(worker.messages.at(-1)).toMatchObject({ type: 'task_completed', summary: 'painted', facts: { toolCalls: 4, toolErrors: 1, retries: 0, model: 'gpt-5' } });
+    expect(worker.messages).toContainEqual({
+      session: ENVELOPE.session,
+      at: '2024-01-01T00:00:00.000Z',
+      type: 'insight',
+      plan: '01-02',
+      insight: { kind: 'innovation', summary: 'Mix the paint in the can', tags: ['paint'] },
+    });
+    expect(worker.messages.at(-1)).toMatchObject({
+      type: 'task_completed',
+      summary: 'painted',
+      facts: { toolCalls: 4, toolErrors: 1, retries: 0, model: 'gpt-5' },
+    });
   });
 
   it('reads a HARNESS_INSIGHT line from a command that does not speak the protocol', async () => {
     const { repo, logDir } = await makeRepo();
-    const command = ['cat > /dev/null', 'echo \'HARNESS_INSIGHT {"kind":"pattern","summary":"Two coats cover better than one"}\'', 'echo red > color.txt'].join('\n');
+    const command = ['cat > /dev/null', 'echo \'HARNESS_INSIGHT {"kind":"pattern","summary":"Two coats cover better than one"}\'', 'echo red > color.txt'].join(
+      '\n',
+    );
     const worker = testWorker({ repo, logDir, plan: PLAN });
 
     await new CommandAgent({ command }).run(worker.context);
 
-    expect(worker.messages.filter((m) => m.type === 'insight')).toEqual([{ ...ENVELOPE, type: 'insight', plan: '01-02', insight: { kind: 'pattern', summary: 'Two coats cover better than one' } }]);
+    expect(worker.messages.filter((m) => m.type === 'insight')).toEqual([
+      { ...ENVELOPE, type: 'insight', plan: '01-02', insight: { kind: 'pattern', summary: 'Two coats cover better than one' } },
+    ]);
     // The line is the insight, not progress.
     expect(worker.messages.some((m) => m.type === 'progress_update' && m.message.includes('HARNESS_INSIGHT'))).toBe(false);
     expect(worker.messages.at(-1)?.type).toBe('task_completed');
@@ -64,7 +88,9 @@ describe('insights from Claude Code', () => {
 
     await new ClaudeAgent({ executable: join(bin, 'claude') }).run(worker.context);
 
-    expect(worker.messages.filter((m) => m.type === 'insight')).toEqual([{ ...ENVELOPE, type: 'insight', plan: '01-02', insight: { kind: 'pattern', summary: 'The primer must dry first', tags: ['paint', 'primer'] } }]);
+    expect(worker.messages.filter((m) => m.type === 'insight')).toEqual([
+      { ...ENVELOPE, type: 'insight', plan: '01-02', insight: { kind: 'pattern', summary: 'The primer must dry first', tags: ['paint', 'primer'] } },
+    ]);
     expect(worker.messages.at(-1)).toMatchObject({
       type: 'task_completed',
       summary: 'Painted the walls red.\n\n(claude: 2 turns, $0.01)',

@@ -57,7 +57,14 @@ describe('a planning command on a checkout', () => {
       [{ name: 'create-roadmap' }, [`${SPEC_DIR}/ROADMAP.md`]],
       [{ name: 'add-phase', goal: 'Notes can be exported' }, [`${SPEC_DIR}/ROADMAP.md`]],
       [{ name: 'research-phase', phase: '01' }, [`${SPEC_DIR}/planning/research/phase-01-research.md`]],
-      [{ name: 'plan-phase', phase: '01' }, [`${SPEC_DIR}/planning/checks/phase-01-plans.md`, `${SPEC_DIR}/planning/plans/01-work/01-01-PLAN.md`, `${SPEC_DIR}/planning/plans/01-work/01-02-PLAN.md`]],
+      [
+        { name: 'plan-phase', phase: '01' },
+        [
+          `${SPEC_DIR}/planning/checks/phase-01-plans.md`,
+          `${SPEC_DIR}/planning/plans/01-work/01-01-PLAN.md`,
+          `${SPEC_DIR}/planning/plans/01-work/01-02-PLAN.md`,
+        ],
+      ],
       [{ name: 'map-codebase' }, ['CONCERNS', 'INTEGRATIONS', 'PATTERNS', 'STACK', 'STRUCTURE', 'TESTING'].map((n) => `${SPEC_DIR}/planning/codebase/${n}.md`)],
     ];
     for (const [command, files] of steps) {
@@ -80,13 +87,17 @@ describe('a planning command on a checkout', () => {
     expect(git(root, 'status', '--porcelain')).toBe('');
   });
 
-  it('puts the lessons that apply to the spec in the agent\'s brief, and none that do not', async () => {
+  it("puts the lessons that apply to the spec in the agent's brief, and none that do not", async () => {
     const root = await repo();
     const lessons = join(FIXTURES, 'knowledge', 'surface', 'store', 'lessons', 'tooling');
     await writeTree(root, {
-      [`${SPEC_DIR}/SPEC.md`]: '---\nid: SPC-001\ntitle: Notes\n---\n\n# Notes\n\nKeep notes in a TypeScript ESM package (NodeNext); imports between its modules must resolve under node.\n',
+      [`${SPEC_DIR}/SPEC.md`]:
+        '---\nid: SPC-001\ntitle: Notes\n---\n\n# Notes\n\nKeep notes in a TypeScript ESM package (NodeNext); imports between its modules must resolve under node.\n',
       '.harness/knowledge/lessons/tooling/esm-relative-imports.lesson.md': readFileSync(join(lessons, 'esm-relative-imports.lesson.md'), 'utf8'),
-      '.harness/knowledge/lessons/tooling/stop-background-servers.lesson.md': readFileSync(join(FIXTURES, 'knowledge', 'reflect', 'store', 'lessons', 'tooling', 'stop-background-servers.lesson.md'), 'utf8'),
+      '.harness/knowledge/lessons/tooling/stop-background-servers.lesson.md': readFileSync(
+        join(FIXTURES, 'knowledge', 'reflect', 'store', 'lessons', 'tooling', 'stop-background-servers.lesson.md'),
+        'utf8',
+      ),
     });
     git(root, 'add', '-A');
     git(root, '-c', 'user.name=Seed', '-c', 'user.email=seed@example.com', 'commit', '-q', '-m', 'lessons');
@@ -112,7 +123,10 @@ describe('a planning command on a checkout', () => {
       `${SPEC_DIR}/planning/plans/01-work/01-02-PLAN.md:8: plan 01-02 has no must_pass checks, so it could pass without the work being done; add a machine-checkable check such as { id: tests, type: tests_pass, command: "npm test" }`,
     ];
     expect(outcome).toMatchObject({ kind: 'committed', retries: [{ stage: 'plan-phase', problems }] });
-    const calls = readFileSync(briefs, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { stage: string; try: string; brief: string });
+    const calls = readFileSync(briefs, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { stage: string; try: string; brief: string });
     // The plans twice (the first refused), then the verifier's check of them.
     expect(calls.map((c) => `${c.stage}:${c.try}`)).toEqual(['plan-phase:1', 'plan-phase:2', 'plans-check:1']);
     expect(calls[0]!.brief).not.toContain('Your first try was refused');
@@ -146,7 +160,13 @@ describe('a planning command on a checkout', () => {
 
   it('refuses a phase the roadmap does not have, and the script agent', async () => {
     const root = await repo();
-    expect(await run(root, { name: 'plan-phase', phase: '01' })).toMatchObject({ kind: 'failed', reason: '`plan-phase 01`: SPC-001 has no roadmap yet; write one first with create-roadmap' });
-    expect(await run(root, { name: 'plan-spec' }, {}, 'script')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/^the script agent cannot plan/) });
+    expect(await run(root, { name: 'plan-phase', phase: '01' })).toMatchObject({
+      kind: 'failed',
+      reason: '`plan-phase 01`: SPC-001 has no roadmap yet; write one first with create-roadmap',
+    });
+    expect(await run(root, { name: 'plan-spec' }, {}, 'script')).toMatchObject({
+      kind: 'failed',
+      reason: expect.stringMatching(/^the script agent cannot plan/),
+    });
   });
 });

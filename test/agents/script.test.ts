@@ -91,7 +91,6 @@ function pidsOf(command: string): number[] {
     .map(Number);
 }
 
-
 describe('script agent', () => {
   it('runs the steps in order and commits each as one commit with Plan, Task and Spec trailers', async () => {
     const { repo, logDir, base } = await makeRepo();
@@ -102,7 +101,11 @@ describe('script agent', () => {
     expect(commits.map((c) => c.message)).toEqual([
       message('01-02: Write the greeting', '- added greeting.txt', '1/3'),
       message('01-02: Add a note', '- added notes/one.txt', '2/3'),
-      message('01-02: Check the greeting', 'This step changed no file. The commit, with no changes, records that the step ran, so that a resumed run does not run it again.', '3/3'),
+      message(
+        '01-02: Check the greeting',
+        'This step changed no file. The commit, with no changes, records that the step ran, so that a resumed run does not run it again.',
+        '3/3',
+      ),
     ]);
     const [c1, c2, c3] = commits.map((c) => c.sha);
     expect(worker.messages).toEqual([
@@ -272,7 +275,13 @@ ${FENCE}
     const third = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), resume: true, env: { MARK: mark } });
     await new ScriptAgent().run(third.context);
     expect((await commitsSince(repo, base)).length).toBe(3);
-    expect(third.messages.at(-1)).toEqual({ ...ENVELOPE, type: 'task_completed', plan: '01-02', commits: [a, b, c], summary: '3 steps committed (3 by an earlier attempt)' });
+    expect(third.messages.at(-1)).toEqual({
+      ...ENVELOPE,
+      type: 'task_completed',
+      plan: '01-02',
+      commits: [a, b, c],
+      summary: '3 steps committed (3 by an earlier attempt)',
+    });
   });
 
   it('survives SIGKILL of the worker mid-step: the orphaned step is ended, and the rerun makes no duplicate commits', async () => {
@@ -299,7 +308,10 @@ ${FENCE}
     expect(others).toEqual([]);
     child.kill('SIGKILL');
     await exited;
-    const seen = out.trim().split('\n').map((l) => JSON.parse(l) as WorkerMessage);
+    const seen = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as WorkerMessage);
     expect(seen.map((m) => m.type)).toEqual(['session_ready', 'task_started', 'progress_update', 'task_started']);
     // The killed worker's step shell lives on in its own process group…
     expect(alive(stepPid)).toBe(true);
@@ -417,7 +429,12 @@ ${FENCE}
     await new ScriptAgent().run(second.context);
     expect(second.asked).toEqual([]);
     expect(second.messages.map((m) => m.type)).not.toContain('decision_needed');
-    expect(second.messages).toContainEqual({ ...ENVELOPE, type: 'progress_update', plan: '01-02', message: 'checkpoint storage-backend already answered: file' });
+    expect(second.messages).toContainEqual({
+      ...ENVELOPE,
+      type: 'progress_update',
+      plan: '01-02',
+      message: 'checkpoint storage-backend already answered: file',
+    });
     expect(second.messages.at(-1)?.type).toBe('task_completed');
     expect(await readFile(join(repo, 'store.txt'), 'utf8')).toBe('file\n');
     expect((await commitsSince(repo, base)).map((c) => c.message.split('\n')[0])).toEqual(['01-02: Write the greeting', '01-02: Use the answer']);
@@ -462,7 +479,7 @@ ${FENCE}
     });
   });
 
-  it('says when the plan\'s timeout_minutes stopped a step, so that a time-out is known as one', async () => {
+  it("says when the plan's timeout_minutes stopped a step, so that a time-out is known as one", async () => {
     const { repo, logDir, base } = await makeRepo();
     const worker = testWorker({ repo, logDir, plan: planFrom(plan(`${FENCE}sh step Wait\necho waiting\nsleep 20\n${FENCE}`)) });
     // A third of a second of budget: the step's sleep outlasts it.
@@ -501,43 +518,57 @@ describe.each(CONTAINER_KINDS)('a step in a %s of its own', (kind) => {
   let restore: () => void = () => undefined;
   afterEach(() => restore());
 
-  it.skipIf(!here)(`that leaves processes (with an empty environment, out of its group, ignoring SIGTERM) and outlasts the plan's timeout_minutes: they end with the plan (${kind} available here)`, async () => {
-    restore = usingContainment(kind);
-    const n = kind === 'cgroup' ? '5401.' : '5402.';
-    // The time-out must come after all four have started, which a busy machine makes later: tried again with twice the time until it did.
-    for (let minutes = 0.005; ; minutes *= 2) {
+  it.skipIf(!here)(
+    `that leaves processes (with an empty environment, out of its group, ignoring SIGTERM) and outlasts the plan's timeout_minutes: they end with the plan (${kind} available here)`,
+    async () => {
+      restore = usingContainment(kind);
+      const n = kind === 'cgroup' ? '5401.' : '5402.';
+      // The time-out must come after all four have started, which a busy machine makes later: tried again with twice the time until it did.
+      for (let minutes = 0.005; ; minutes *= 2) {
+        const { repo, logDir } = await makeRepo();
+        const marks = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
+        // Then the step itself ignores SIGTERM, and waits.
+        const worker = testWorker({
+          repo,
+          logDir,
+          plan: planFrom(plan(`${FENCE}sh step Leave and wait\n${leavingBehind(n, marks)}\ntrap '' TERM\nsleep ${n}9\n${FENCE}`)),
+        });
+        worker.context.task.timeout_minutes = minutes;
+        await new ScriptAgent().run(worker.context);
+        expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', timedOut: true });
+        // Whatever had started by then, before or after its exec, under any id: gone.
+        expect(leftIn(repo)).toEqual([]);
+        if ([1, 2, 3, 4].every((i) => existsSync(join(marks, `p${i}`)))) break;
+      }
+    },
+  );
+
+  it.skipIf(!here)(
+    `that left processes (with an empty environment, out of its group, ignoring SIGTERM) when its worker was killed: the resumed worker ends them all (${kind} available here)`,
+    async () => {
+      restore = usingContainment(kind);
       const { repo, logDir } = await makeRepo();
       const marks = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
-      // Then the step itself ignores SIGTERM, and waits.
-      const worker = testWorker({ repo, logDir, plan: planFrom(plan(`${FENCE}sh step Leave and wait\n${leavingBehind(n, marks)}\ntrap '' TERM\nsleep ${n}9\n${FENCE}`)) });
-      worker.context.task.timeout_minutes = minutes;
-      await new ScriptAgent().run(worker.context);
-      expect(worker.messages.at(-1)).toMatchObject({ type: 'task_failed', timedOut: true });
-      // Whatever had started by then, before or after its exec, under any id: gone.
+      const n = kind === 'cgroup' ? '5501.' : '5502.';
+      const planFile = join(logDir, '..', 'PLAN.md');
+      // Ready only once its own sleep runs as itself (after its exec), as leavingBehind waits for the others': nothing is still starting when the worker is killed.
+      const waitFor9 = `sleep ${n}9 & p9=$!\nwhile [ "$(tr '\\0' ' ' < /proc/$p9/cmdline)" != "sleep ${n}9 " ]; do :; done`;
+      await writeFile(planFile, plan(`${FENCE}sh step Leave and wait\n${leavingBehind(n, marks)}\n${waitFor9}\necho ready > ${marks}/ready\nwait\n${FENCE}`));
+      const driver = spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, 'agents/run-script-agent.ts'), repo, logDir, planFile, '{}'], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      const exited = new Promise((r) => driver.on('exit', r));
+      await fileAppears(join(marks, 'ready'));
+      driver.kill('SIGKILL');
+      await exited;
+      // The killed worker's step, and all it left, live on (with what holds them, in a PID namespace)…
+      expect(leftIn(repo).map((p) => p.command)).toEqual(
+        expect.arrayContaining([...[1, 2, 3, 4, 9].map((i) => `sleep ${n}${i}`), `sh -e ${join(logDir, 'step-1.sh')}`]),
+      );
+
+      // …until the resumed worker ends them, before it touches the worktree.
+      expect(await killOrphan(join(logDir, PID_FILE))).toBe(true);
       expect(leftIn(repo)).toEqual([]);
-      if ([1, 2, 3, 4].every((i) => existsSync(join(marks, `p${i}`)))) break;
-    }
-  });
-
-  it.skipIf(!here)(`that left processes (with an empty environment, out of its group, ignoring SIGTERM) when its worker was killed: the resumed worker ends them all (${kind} available here)`, async () => {
-    restore = usingContainment(kind);
-    const { repo, logDir } = await makeRepo();
-    const marks = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
-    const n = kind === 'cgroup' ? '5501.' : '5502.';
-    const planFile = join(logDir, '..', 'PLAN.md');
-    // Ready only once its own sleep runs as itself (after its exec), as leavingBehind waits for the others': nothing is still starting when the worker is killed.
-    const waitFor9 = `sleep ${n}9 & p9=$!\nwhile [ "$(tr '\\0' ' ' < /proc/$p9/cmdline)" != "sleep ${n}9 " ]; do :; done`;
-    await writeFile(planFile, plan(`${FENCE}sh step Leave and wait\n${leavingBehind(n, marks)}\n${waitFor9}\necho ready > ${marks}/ready\nwait\n${FENCE}`));
-    const driver = spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, 'agents/run-script-agent.ts'), repo, logDir, planFile, '{}'], { stdio: ['ignore', 'ignore', 'inherit'] });
-    const exited = new Promise((r) => driver.on('exit', r));
-    await fileAppears(join(marks, 'ready'));
-    driver.kill('SIGKILL');
-    await exited;
-    // The killed worker's step, and all it left, live on (with what holds them, in a PID namespace)…
-    expect(leftIn(repo).map((p) => p.command)).toEqual(expect.arrayContaining([...[1, 2, 3, 4, 9].map((i) => `sleep ${n}${i}`), `sh -e ${join(logDir, 'step-1.sh')}`]));
-
-    // …until the resumed worker ends them, before it touches the worktree.
-    expect(await killOrphan(join(logDir, PID_FILE))).toBe(true);
-    expect(leftIn(repo)).toEqual([]);
-  });
+    },
+  );
 });

@@ -19,7 +19,7 @@ describe("the agent CLIs' own telemetry", () => {
     }
   });
 
-  it('turns Claude Code\'s traces, metrics and events on over OTLP/HTTP JSON, leaving what the user chose', () => {
+  it("turns Claude Code's traces, metrics and events on over OTLP/HTTP JSON, leaving what the user chose", () => {
     expect(claudeTelemetry(COLLECTOR)).toEqual({
       CLAUDE_CODE_ENABLE_TELEMETRY: '1',
       CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: '1',
@@ -39,8 +39,11 @@ describe("the agent CLIs' own telemetry", () => {
     expect(geminiTelemetry({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces' })).toEqual({});
   });
 
-  it("gives Codex its trace exporter as a -c override, to the traces endpoint, with no credential on its command line", () => {
-    const args = codexTelemetryArgs({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otel.example.com/traces', OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20secret' });
+  it('gives Codex its trace exporter as a -c override, to the traces endpoint, with no credential on its command line', () => {
+    const args = codexTelemetryArgs({
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otel.example.com/traces',
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20secret',
+    });
     expect(args).toEqual(['-c', 'otel.trace_exporter={otlp-http={endpoint="https://otel.example.com/traces",protocol="json"}}']);
     expect(args.join(' ')).not.toContain('secret');
   });

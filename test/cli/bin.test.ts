@@ -17,7 +17,8 @@ async function checkout(): Promise<{ dir: string; run: (env?: Record<string, str
   copyFileSync(join(ROOT, 'bin', 'harness.js'), join(dir, 'bin', 'harness.js'));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  const cli = (said: string) => `export async function main(argv: string[]): Promise<number> { process.stdout.write('${said} ' + argv.join(' ')); return 0; }\n`;
+  const cli = (said: string) =>
+    `export async function main(argv: string[]): Promise<number> { process.stdout.write('${said} ' + argv.join(' ')); return 0; }\n`;
   mkdirSync(join(dir, 'app', 'cli', 'commands'), { recursive: true });
   writeFileSync(join(dir, 'app', 'cli', 'main.ts'), cli('sources'));
   writeFileSync(join(dir, 'app', 'cli', 'commands', 'validate.ts'), 'export const usage = "";\n');

@@ -103,7 +103,9 @@ describe('harness validate', () => {
     expect(nowhere.stderr).toMatch(/^harness validate: .*\/nope: no such directory/);
     const option = await runCli(['validate', valid, '--jsn']);
     expect(option.code).toBe(2);
-    expect(option.stderr).toBe('harness validate: unknown option --jsn; did you mean "--json"?\n\nUsage: harness validate <spec-dir> [--json]\nRun "harness validate --help" for every option.\n');
+    expect(option.stderr).toBe(
+      'harness validate: unknown option --jsn; did you mean "--json"?\n\nUsage: harness validate <spec-dir> [--json]\nRun "harness validate --help" for every option.\n',
+    );
   });
 
   it('prints its usage for --help', async () => {
@@ -212,7 +214,7 @@ describe('harness graph', () => {
 });
 
 describe('the harness binary', () => {
-  it('exits with the command\'s code and prints no stack trace', async () => {
+  it("exits with the command's code and prints no stack trace", async () => {
     const bin = join(ROOT, 'bin', 'harness.js');
     const error = await run(process.execPath, [bin, 'validate', invalid]).catch((e: { code: number; stdout: string; stderr: string }) => e);
     expect('code' in error && error.code).toBe(1);

@@ -23,7 +23,10 @@ describe('harness run: the heartbeat', () => {
       ...specTree([
         {
           id: '01-01',
-          steps: [1, 2].map((n) => `touch "${signals}/working-${n}" && while [ ! -f "${signals}/go-work-${n}" ]; do sleep 0.05; done; mkdir -p out && echo ${n} >> out/01-01.txt`),
+          steps: [1, 2].map(
+            (n) =>
+              `touch "${signals}/working-${n}" && while [ ! -f "${signals}/go-work-${n}" ]; do sleep 0.05; done; mkdir -p out && echo ${n} >> out/01-01.txt`,
+          ),
           checks: ['  - { id: made, type: file_exists, path: out/01-01.txt }', '  - { id: slow, type: build_succeeds, command: "sh wait.sh" }'],
         },
       ]),

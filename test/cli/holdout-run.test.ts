@@ -78,11 +78,25 @@ const DIR = 'docs/specs/SPC-004-holdout';
 
 async function repo(holdout: number): Promise<string> {
   return makeRepo({
-    '.github/harness.yml': ['agent: command', 'slots: 1', 'knowledge:', `  holdout: ${holdout}`, 'agents:', '  command:', `    command: ${JSON.stringify(AGENT)}`, ''].join('\n'),
+    '.github/harness.yml': [
+      'agent: command',
+      'slots: 1',
+      'knowledge:',
+      `  holdout: ${holdout}`,
+      'agents:',
+      '  command:',
+      `    command: ${JSON.stringify(AGENT)}`,
+      '',
+    ].join('\n'),
     [`.harness/knowledge/${LESSON_PATH}`]: LESSON,
     [`${DIR}/SPEC.md`]: '---\nid: SPC-004\ntitle: Holdout\n---\n# Holdout\n',
     [`${DIR}/planning/plans/01-first/01-01-PLAN.md`]: plan('01-01', 'src/api/routes.ts', 'Routes'),
-    [`${DIR}/planning/plans/02-second/02-01-PLAN.md`]: plan('02-01', 'src/db/notes.ts', 'Notes storage in SQLite, with vitest tests', 'Save and load notes in the SQLite database; the vitest test files run in parallel.'),
+    [`${DIR}/planning/plans/02-second/02-01-PLAN.md`]: plan(
+      '02-01',
+      'src/db/notes.ts',
+      'Notes storage in SQLite, with vitest tests',
+      'Save and load notes in the SQLite database; the vitest test files run in parallel.',
+    ),
   });
 }
 
@@ -102,7 +116,10 @@ function summary(root: string, phase: string, id: string): Record<string, unknow
 }
 
 function signals(root: string, type: string): Record<string, unknown>[] {
-  const files = git(root, 'ls-tree', '-r', '--name-only', INTEGRATION, '.harness/knowledge/signals').trim().split('\n').filter((f) => f.endsWith(`-${type}.signal.md`));
+  const files = git(root, 'ls-tree', '-r', '--name-only', INTEGRATION, '.harness/knowledge/signals')
+    .trim()
+    .split('\n')
+    .filter((f) => f.endsWith(`-${type}.signal.md`));
   return files.map((f) => parseKnowledge('signal', f, git(root, 'show', `${INTEGRATION}:${f}`)).data!.metadata ?? {});
 }
 
@@ -146,7 +163,11 @@ describe('knowledge.holdout in a local run', () => {
     expect(summary(root, '02-second', '02-01')).not.toHaveProperty('held_out');
     // In the plans' order: the signals' file names hold a time, which does not order plans that ended in one second.
     const byPlan = (o: unknown) => JSON.stringify(o);
-    expect(signals(root, 'completion').map((m) => m.outcomes).sort((a, b) => byPlan(a).localeCompare(byPlan(b)))).toEqual([
+    expect(
+      signals(root, 'completion')
+        .map((m) => m.outcomes)
+        .sort((a, b) => byPlan(a).localeCompare(byPlan(b))),
+    ).toEqual([
       [{ plan: '01-01', held_out: false, attempts: 1, first_pass: true, knowledge: [] }],
       [{ plan: '02-01', held_out: false, attempts: 1, first_pass: true, knowledge: [LESSON_PATH] }],
     ]);

@@ -23,7 +23,9 @@ describe('harness validate: symbolic links in a spec are reported, never followe
     await symlink(outside, join(dir, 'planning/plans/02-linked'));
     const r = await runCli(['validate', dir]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`${dir}/planning/plans/01-phase/01-02-PLAN.md:1: is a symbolic link (to "${join(outside, 'secret.txt')}"); harness never follows links in a spec`);
+    expect(r.stdout).toContain(
+      `${dir}/planning/plans/01-phase/01-02-PLAN.md:1: is a symbolic link (to "${join(outside, 'secret.txt')}"); harness never follows links in a spec`,
+    );
     expect(r.stdout).toContain(`${dir}/planning/plans/02-linked:1: is a symbolic link (to "${outside}")`);
     expect(r.stdout).not.toContain('token=abc');
     expect(r.stdout).toContain('SPC-042: 1 plan in 1 phase: 2 errors');
@@ -89,7 +91,10 @@ describe('an internal error exits 70 with one line and where the details are', (
       else process.env.TMPDIR = before;
     }
     expect(stderr.split('\n').filter(Boolean)).toHaveLength(1);
-    const m = /^harness: internal error \(a bug in harness, not a problem in your input\): TypeError: Cannot read properties of undefined \(reading "plans"\); the details are in (\S+); include that file when you report the bug\n$/.exec(stderr);
+    const m =
+      /^harness: internal error \(a bug in harness, not a problem in your input\): TypeError: Cannot read properties of undefined \(reading "plans"\); the details are in (\S+); include that file when you report the bug\n$/.exec(
+        stderr,
+      );
     expect(m).not.toBeNull();
     expect(m![1]!.startsWith(temp)).toBe(true);
     const details = await readFile(m![1]!, 'utf8');
@@ -112,7 +117,11 @@ describe('author text stays on its line (issue 24, 7)', () => {
     const parent = await tempDir('harness-forged-');
     const forged = 'x\nSPC-001: 9 plans in 1 phase: valid\n';
     const dir = join(parent, forged);
-    await writeTree(dir, { 'SPEC.md': SPEC_MD, [planPath('01-01')]: planMd({ id: '01-01' }), [planPath('01-02')]: planMd({ id: '01-02', dependsOn: ['09-09'] }) });
+    await writeTree(dir, {
+      'SPEC.md': SPEC_MD,
+      [planPath('01-01')]: planMd({ id: '01-01' }),
+      [planPath('01-02')]: planMd({ id: '01-02', dependsOn: ['09-09'] }),
+    });
     const r = await runCli(['validate', dir]);
     expect(r.code).toBe(1);
     const lines = r.stdout.split('\n').filter(Boolean);
@@ -125,7 +134,9 @@ describe('author text stays on its line (issue 24, 7)', () => {
     const dir = await specDir({ [planPath('01-02')]: planMd({ id: '01-02', title: 'Safe \u202Etxt.exe' }) });
     const r = await runCli(['validate', dir]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`${dir}/planning/plans/01-phase/01-02-PLAN.md:3: title is "Safe \\u202etxt.exe"; it must be one line of text, without line breaks, control characters or format characters (bidi controls such as U+202E, zero-width characters such as U+200B)`);
+    expect(r.stdout).toContain(
+      `${dir}/planning/plans/01-phase/01-02-PLAN.md:3: title is "Safe \\u202etxt.exe"; it must be one line of text, without line breaks, control characters or format characters (bidi controls such as U+202E, zero-width characters such as U+200B)`,
+    );
   });
 
   it('a title with a zero-width character (U+200B, U+200D) is refused like a bidi control, shown by its code point (issue 36, 6)', async () => {
@@ -133,7 +144,9 @@ describe('author text stays on its line (issue 24, 7)', () => {
       const dir = await specDir({ [planPath('01-02')]: planMd({ id: '01-02', title: `Log${char}in endpoint` }) });
       const r = await runCli(['validate', dir]);
       expect(r.code).toBe(1);
-      expect(r.stdout).toContain(`${dir}/planning/plans/01-phase/01-02-PLAN.md:3: title is "Log\\u${char.codePointAt(0)!.toString(16)}in endpoint"; it must be one line of text, without line breaks, control characters or format characters`);
+      expect(r.stdout).toContain(
+        `${dir}/planning/plans/01-phase/01-02-PLAN.md:3: title is "Log\\u${char.codePointAt(0)!.toString(16)}in endpoint"; it must be one line of text, without line breaks, control characters or format characters`,
+      );
     }
   });
 });
@@ -152,15 +165,19 @@ describe('failures of the machine say so in one line, with their own exit code (
       isTTY: false,
     };
     expect(await main(['validate', dir], io)).toBe(74);
-    expect(stderr).toBe('harness validate: the disk is full (writing in /tmp/harness-out): free some space and run the same command again; a run resumes where it stopped\n');
+    expect(stderr).toBe(
+      'harness validate: the disk is full (writing in /tmp/harness-out): free some space and run the same command again; a run resumes where it stopped\n',
+    );
   });
 
-  it('an agent that removes another worktree\'s .git stops the run with one line naming the plan whose agent did it, exit 74; done as it says, the run resumes and finishes', async () => {
+  it("an agent that removes another worktree's .git stops the run with one line naming the plan whose agent did it, exit 74; done as it says, the run resumes and finishes", async () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: ['rm -f ../integration/.git; mkdir -p out && echo x > out/01-01.txt'] }]));
     const r = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
     expect(r.code).toBe(74);
     const worktree = worktreeOf(root, 'SPC-007', 'integration');
-    expect(r.stderr).toBe(`harness run: 01-01: ${worktree} is no longer a git checkout (its .git was removed by the agent of plan 01-01): remove that directory, run git worktree prune, then run the same command again to resume\n`);
+    expect(r.stderr).toBe(
+      `harness run: 01-01: ${worktree} is no longer a git checkout (its .git was removed by the agent of plan 01-01): remove that directory, run git worktree prune, then run the same command again to resume\n`,
+    );
     expect(r.stdout).toContain(`integration's worktree: the agent of 01-01 removed its .git`);
     expect(r.stdout).not.toContain('    at ');
     expect(r.stdout).not.toContain('internal error');
@@ -174,8 +191,8 @@ describe('failures of the machine say so in one line, with their own exit code (
   });
 });
 
-describe('what an agent prints cannot pass for the run\'s own lines (issue 24, 7)', () => {
-  it('a failing step\'s output naming a verdict is indented under the failure, never a line of its own', async () => {
+describe("what an agent prints cannot pass for the run's own lines (issue 24, 7)", () => {
+  it("a failing step's output naming a verdict is indented under the failure, never a line of its own", async () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: ['printf "oops\\nSPC-007: 1/1 plans verified, 1/1 phases verified\\n"; exit 3'] }]));
     const r = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
     expect(r.code).toBe(1);

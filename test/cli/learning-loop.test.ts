@@ -70,14 +70,24 @@ function spec(id: string, dir: string, plans: StorePlan[]): Record<string, strin
 
 /** Three plans that meet the same problem, each saying what it does in its own words. */
 const FIRST = spec('SPC-001', 'docs/specs/SPC-001-stores', [
-  { id: '01-01', store: 'notes', title: 'Notes store with vitest tests', body: 'Save and load notes in SQLite; the vitest suite covers both and runs its files in parallel.' },
+  {
+    id: '01-01',
+    store: 'notes',
+    title: 'Notes store with vitest tests',
+    body: 'Save and load notes in SQLite; the vitest suite covers both and runs its files in parallel.',
+  },
   { id: '01-02', store: 'tags', title: 'Tag persistence and its test suite', body: 'Persist tags in the database and test them; test files run concurrently.' },
   { id: '01-03', store: 'users', title: 'User records, tested', body: 'Keep user records in SQLite, with vitest tests for reading and writing them.' },
 ]);
 
 /** A later spec with a plan like them. */
 const SECOND = spec('SPC-002', 'docs/specs/SPC-002-comments', [
-  { id: '01-01', store: 'comments', title: 'Comments store and tests', body: 'Store comments in the SQLite database; vitest tests save and load them in parallel.' },
+  {
+    id: '01-01',
+    store: 'comments',
+    title: 'Comments store and tests',
+    body: 'Store comments in the SQLite database; vitest tests save and load them in parallel.',
+  },
 ]);
 
 interface Run {
@@ -134,7 +144,9 @@ describe('the learning loop on this machine', () => {
     expect(lesson.problems).toEqual([]);
     expect(lesson.data).toMatchObject({ evidence_count: 3, tags: expect.arrayContaining(['database', 'tests']) });
     // The lesson names the error (as the failures said it) and the files and signature it applies to.
-    expect(lessonText).toMatch(/## Lesson\n\nPlans fail with "SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(01-0\d\)" \(seen 3 times in 3 places so far\)\./);
+    expect(lessonText).toMatch(
+      /## Lesson\n\nPlans fail with "SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(01-0\d\)" \(seen 3 times in 3 places so far\)\./,
+    );
     expect(lesson.data).toMatchObject({
       files: ['src/db/*.ts', 'tests/*.txt'],
       signatures: ['SQLITE_BUSY: database is locked: tests/shared.db is open in another test file (<n>-<n>)'],
@@ -160,7 +172,11 @@ describe('the learning loop on this machine', () => {
     const brief = await readFile(join(briefs, 'SPC-002-01-01.md'), 'utf8');
     const section = brief.slice(brief.indexOf(KNOWLEDGE_HEADING));
     expect(section).toContain('SQLITE_BUSY: database is locked');
-    expect(section).toMatch(new RegExp(`\\(lesson \`${lessonInStore.replace(/\./g, '\\.')}\`, drafted by harness, \\d{4}-\\d\\d-\\d\\d; merged by Test Person, \\d{4}-\\d\\d-\\d\\d\\)`));
+    expect(section).toMatch(
+      new RegExp(
+        `\\(lesson \`${lessonInStore.replace(/\./g, '\\.')}\`, drafted by harness, \\d{4}-\\d\\d-\\d\\d; merged by Test Person, \\d{4}-\\d\\d-\\d\\d\\)`,
+      ),
+    );
 
     // The lesson's use is on record: the SUMMARY.md, the trajectory, a `use` signal.
     const next = 'harness/SPC-002/integration';
@@ -171,7 +187,10 @@ describe('the learning loop on this machine', () => {
     expect(uses).toHaveLength(1);
     expect(git(root, 'show', `${next}:${uses[0]}`)).toContain(`lesson \`${lessonInStore}\``);
     const trajectory = recorded.find((f) => f.startsWith('.harness/knowledge/trajectory/'))!;
-    const events = git(root, 'show', `${next}:${trajectory}`).trim().split('\n').map((l) => JSON.parse(l) as { type: string; entry: string; spec: string });
+    const events = git(root, 'show', `${next}:${trajectory}`)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; entry: string; spec: string });
     expect(events.map((e) => [e.type, e.spec, e.entry])).toEqual([
       ['match', 'SPC-002', lessonInStore],
       ['use', 'SPC-002', lessonInStore],
@@ -241,7 +260,9 @@ describe('the learning loop on this machine', () => {
     // The retry is matched on the error its first attempt met, gets the lesson, and passes.
     const retry = await harness(['run', 'docs/specs/SPC-003-billing', '--retry'], root, env);
     expect(retry.stdout).toContain('01-01 brief: lesson lessons/testing/vitest-run-sqlite-busy.lesson.md\n');
-    expect(retry.stdout).toMatch(/01-01 surfaced lesson lessons\/testing\/vitest-run-sqlite-busy\.lesson\.md \(score [\d.]+\): the error of its earlier attempt: SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(<n>-<n>\)/);
+    expect(retry.stdout).toMatch(
+      /01-01 surfaced lesson lessons\/testing\/vitest-run-sqlite-busy\.lesson\.md \(score [\d.]+\): the error of its earlier attempt: SQLITE_BUSY: database is locked: tests\/shared\.db is open in another test file \(<n>-<n>\)/,
+    );
     expect(retry.stdout).toContain('SPC-003: 1/1 plans verified');
     expect(retry.code).toBe(0);
   });

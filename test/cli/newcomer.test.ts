@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 
 describe('usage errors', () => {
-  it('name an unknown option in harness\'s words, with the nearest option, and print the synopsis, not the whole help', async () => {
+  it("name an unknown option in harness's words, with the nearest option, and print the synopsis, not the whole help", async () => {
     const r = await runCli(['run', valid, '--slot', '3']);
     expect(r).toEqual({
       code: 2,
@@ -43,14 +43,20 @@ describe('usage errors', () => {
   });
 
   it('name an unknown command with the nearest one, without reprinting the overview', async () => {
-    expect(await runCli(['valdate', valid])).toEqual({ code: 2, stdout: '', stderr: 'harness: unknown command "valdate"; did you mean "validate"?\nRun "harness --help" for what each does.\n' });
+    expect(await runCli(['valdate', valid])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'harness: unknown command "valdate"; did you mean "validate"?\nRun "harness --help" for what each does.\n',
+    });
     expect((await runCli(['--bogus'])).stderr).toBe(
       'harness: unknown command "--bogus"; the commands are validate, graph, simulate, run, status, respond, surface, import, spike, reflect, retrospective, skills, prune, export, mcp\nRun "harness --help" for what each does.\n',
     );
   });
 
   it('list the options when nothing is near, and say a value is missing', async () => {
-    expect((await runCli(['graph', valid, '--bogus'])).stderr.split('\n')[0]).toBe('harness graph: unknown option --bogus; the options are --format, --json, -h, --help');
+    expect((await runCli(['graph', valid, '--bogus'])).stderr.split('\n')[0]).toBe(
+      'harness graph: unknown option --bogus; the options are --format, --json, -h, --help',
+    );
     expect((await runCli(['simulate', valid, '--slots'])).stderr.split('\n')[0]).toBe('harness simulate: --slots needs a value, such as --slots N');
   });
 
@@ -64,7 +70,9 @@ describe('usage errors', () => {
     const r = await runCli(['respond', valid, 'phase-07', 'approve']);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe('harness respond: SPC-042 has no phase 07 (its phases: phase-01)');
-    expect((await runCli(['respond', valid, '01-1', 'approve'])).stderr.split('\n')[0]).toBe('harness respond: "01-1" is not a plan of SPC-042; did you mean "01-01"?');
+    expect((await runCli(['respond', valid, '01-1', 'approve'])).stderr.split('\n')[0]).toBe(
+      'harness respond: "01-1" is not a plan of SPC-042; did you mean "01-01"?',
+    );
   });
 });
 
@@ -104,7 +112,7 @@ describe('harness validate', () => {
     ]);
   });
 
-  it('checks the repository\'s .github/harness.yml too, in words rather than the schema library\'s', async () => {
+  it("checks the repository's .github/harness.yml too, in words rather than the schema library's", async () => {
     const dir = await tempDir();
     await mkdir(join(dir, '.git'));
     await writeTree(dir, {
@@ -115,15 +123,17 @@ describe('harness validate', () => {
     const r = await runCli(['validate', 'spec'], dir);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(
-      [
-        '.github/harness.yml:1: slots is the number 0; it must be at least 1',
-        'SPC-042: 1 plan in 1 phase: 1 error (with .github/harness.yml)',
-        '',
-      ].join('\n'),
+      ['.github/harness.yml:1: slots is the number 0; it must be at least 1', 'SPC-042: 1 plan in 1 phase: 1 error (with .github/harness.yml)', ''].join('\n'),
     );
     const json = JSON.parse((await runCli(['validate', 'spec', '--json'], dir)).stdout);
     expect(json).toMatchObject({ valid: false, errors: 1 });
-    expect(json.problems[0]).toEqual({ file: '.github/harness.yml', line: 1, severity: 'error', code: 'field-value', message: 'slots is the number 0; it must be at least 1' });
+    expect(json.problems[0]).toEqual({
+      file: '.github/harness.yml',
+      line: 1,
+      severity: 'error',
+      code: 'field-value',
+      message: 'slots is the number 0; it must be at least 1',
+    });
     await writeTree(dir, { '.github/harness.yml': 'slots: 65\n' });
     expect((await runCli(['validate', 'spec'], dir)).stdout.split('\n')[0]).toBe('.github/harness.yml:1: slots is the number 65; it must be at most 64');
   });
@@ -134,7 +144,8 @@ describe('harness validate', () => {
     const r = await runCli(['validate', '.planning'], project);
     expect(r).toEqual({
       code: 1,
-      stdout: '.planning is a GSD planning directory, not a harness spec; convert it first: harness import .planning docs/specs/SPC-001-<name> (then harness validate docs/specs/SPC-001-<name>)\n',
+      stdout:
+        '.planning is a GSD planning directory, not a harness spec; convert it first: harness import .planning docs/specs/SPC-001-<name> (then harness validate docs/specs/SPC-001-<name>)\n',
       stderr: '',
     });
     expect(JSON.parse((await runCli(['validate', '.planning', '--json'], project)).stdout)).toEqual({
@@ -153,7 +164,11 @@ describe('harness graph and simulate on a spec with errors', () => {
     unrelated = await tempDir();
     await writeTree(unrelated, {
       'SPEC.md': SPEC_MD,
-      [planPath('01-01')]: planMd({ id: '01-01', filesModified: ['src/a.ts'], mustPass: 'must_pass:\n  - { id: tests, type: tests_pass, command: "npm test" }\n  - { id: tests, type: file_exists, path: src/a.ts }' }),
+      [planPath('01-01')]: planMd({
+        id: '01-01',
+        filesModified: ['src/a.ts'],
+        mustPass: 'must_pass:\n  - { id: tests, type: tests_pass, command: "npm test" }\n  - { id: tests, type: file_exists, path: src/a.ts }',
+      }),
       [planPath('01-02')]: planMd({ id: '01-02', dependsOn: ['01-01'], filesModified: ['src/b.ts'] }),
     });
     broken = await tempDir();
@@ -169,7 +184,10 @@ describe('harness graph and simulate on a spec with errors', () => {
   });
 
   it('print a JSON error object on stdout with --json when the graph itself is wrong', async () => {
-    for (const args of [['graph', broken, '--json'], ['simulate', broken, '--json']]) {
+    for (const args of [
+      ['graph', broken, '--json'],
+      ['simulate', broken, '--json'],
+    ]) {
       const r = await runCli(args);
       expect(r.code).toBe(1);
       const message = `${broken} has 1 error that keeps its graph from being read; fix it first (harness validate ${broken})`;
@@ -238,7 +256,8 @@ describe('harness run, before it starts', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: '.github/harness.yml:1: slots is the number 0; it must be at least 1\nharness run: .github/harness.yml has errors; nothing ran (harness validate <spec-dir> checks it with the spec)\n',
+      stderr:
+        '.github/harness.yml:1: slots is the number 0; it must be at least 1\nharness run: .github/harness.yml has errors; nothing ran (harness validate <spec-dir> checks it with the spec)\n',
     });
   });
 
@@ -256,7 +275,7 @@ describe('harness run, before it starts', () => {
     });
   });
 
-  it('says a repository with no commit yet has none, and how to make one, instead of git\'s words', async () => {
+  it("says a repository with no commit yet has none, and how to make one, instead of git's words", async () => {
     const root = await tempDir();
     git(root, 'init', '--quiet', '--initial-branch=main');
     await writeTree(root, specTree([{ id: '01-01', steps: ['true'] }]));

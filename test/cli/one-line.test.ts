@@ -53,19 +53,34 @@ describe('author text stays on its line in every command (issue 24, 7)', () => {
 
   it('harness surface: a lesson whose file name holds a newline, and whose text an ESC', async () => {
     const name = `lessons/testing/x\n${FORGED}.lesson.md`;
-    const lesson = lessonText({ tags: ['sqlite', 'tests', 'parallel'], lesson: `Test files that share one SQLite database file fail ${ESC}under parallel runs.`, when: 'Tests use SQLite.', recommendation: `Give each test file its own database ${ESC}file.` });
+    const lesson = lessonText({
+      tags: ['sqlite', 'tests', 'parallel'],
+      lesson: `Test files that share one SQLite database file fail ${ESC}under parallel runs.`,
+      when: 'Tests use SQLite.',
+      recommendation: `Give each test file its own database ${ESC}file.`,
+    });
     const root = await makeRepo({ [`.harness/knowledge/${name}`]: lesson, 'p/01-02-PLAN.md': readFileSync(join(PLANS, '01-02-PLAN.md'), 'utf8') });
     const r = await runCli(['surface', 'p/01-02-PLAN.md'], root);
     expect(r.code).toBe(0);
     expectNoForgedLine(r.stdout);
     expect(r.stdout).toContain(`1. lesson lessons/testing/x\\u000a${FORGED}.lesson.md (score`);
-    expect(r.stdout).toContain('   When Test files that share one SQLite database file fail \\u001b[2J\\u001b]0;owned\\u0007under parallel runs → Give each test file its own database \\u001b[2J\\u001b]0;owned\\u0007file.\n');
+    expect(r.stdout).toContain(
+      '   When Test files that share one SQLite database file fail \\u001b[2J\\u001b]0;owned\\u0007under parallel runs → Give each test file its own database \\u001b[2J\\u001b]0;owned\\u0007file.\n',
+    );
   });
 
   it('harness status and harness respond: a checkpoint whose options and answer hold a newline', async () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: ['true'] }]));
     const store = new OrchestrationStore(join(root, '.orchestration/SPC-007'));
-    await store.writeCheckpoint({ plan: '01-01', id: 'storage', kind: 'decision', prompt: `Which store?`, options: [`memory\n${FORGED}`, 'file'], origin: 'verification', askedAt: '2026-11-27T10:00:00.000Z' });
+    await store.writeCheckpoint({
+      plan: '01-01',
+      id: 'storage',
+      kind: 'decision',
+      prompt: `Which store?`,
+      options: [`memory\n${FORGED}`, 'file'],
+      origin: 'verification',
+      askedAt: '2026-11-27T10:00:00.000Z',
+    });
     const status = await runCli(['status', SPEC_DIR], root);
     expect(status.code).toBe(0);
     expectNoForgedLine(status.stdout);
@@ -73,7 +88,9 @@ describe('author text stays on its line in every command (issue 24, 7)', () => {
     const respond = await runCli(['respond', SPEC_DIR, '01-01', `file\n${FORGED}`], root);
     expect(respond.code).toBe(0);
     expectNoForgedLine(respond.stdout);
-    expect(respond.stdout).toBe(`01-01: answered "Which store?" with "file\\u000a${FORGED}"; a running harness run continues now, a stopped one when started again\n`);
+    expect(respond.stdout).toBe(
+      `01-01: answered "Which store?" with "file\\u000a${FORGED}"; a running harness run continues now, a stopped one when started again\n`,
+    );
   });
 
   it('harness reflect: a signal whose file name holds a newline, listed among those not made into a lesson', async () => {

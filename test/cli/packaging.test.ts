@@ -12,7 +12,9 @@ function cliPackages(): Set<string> {
     if (seen.has(file)) return;
     seen.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm)) {
+    for (const m of text.matchAll(
+      /^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm,
+    )) {
       const spec = m[1] ?? m[2] ?? m[3]!;
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
       else if (!spec.startsWith('node:')) packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
@@ -23,7 +25,7 @@ function cliPackages(): Set<string> {
 }
 
 describe('the published CLI', () => {
-  it('needs only its dependencies: the App\'s server (Probot) is an optional peer, installed for the App alone', () => {
+  it("needs only its dependencies: the App's server (Probot) is an optional peer, installed for the App alone", () => {
     const used = [...cliPackages()].sort();
     expect(used).toEqual(expect.arrayContaining(['@modelcontextprotocol/server', 'yaml', 'zod']));
     expect(used.filter((p) => !(p in pkg.dependencies))).toEqual([]);
@@ -55,7 +57,8 @@ describe('installing the published CLI on Node 20', () => {
     for (const [key, entry] of installedForUsers()) {
       for (const [name, range] of Object.entries(entry.dependencies ?? {})) {
         const hit = resolved(key, name);
-        if (hit?.[1].version && !semver.satisfies(hit[1].version, range)) outside.push(`${key} wants ${name}@${range}, the lockfile gives ${hit[1].version} (an override)`);
+        if (hit?.[1].version && !semver.satisfies(hit[1].version, range))
+          outside.push(`${key} wants ${name}@${range}, the lockfile gives ${hit[1].version} (an override)`);
       }
     }
     expect(outside).toEqual([]);
@@ -65,13 +68,24 @@ describe('installing the published CLI on Node 20', () => {
 describe("the lockfile's walk of what users install", () => {
   it('counts peers npm installs and optional dependencies where the lockfile has them, and refuses a dependency the lockfile lacks', () => {
     const packages = {
-      'node_modules/a': { version: '1.0.0', dependencies: { b: '^1' }, peerDependencies: { p: '^1', q: '^1' }, peerDependenciesMeta: { q: { optional: true } }, optionalDependencies: { o: '^1', gone: '^1' } },
+      'node_modules/a': {
+        version: '1.0.0',
+        dependencies: { b: '^1' },
+        peerDependencies: { p: '^1', q: '^1' },
+        peerDependenciesMeta: { q: { optional: true } },
+        optionalDependencies: { o: '^1', gone: '^1' },
+      },
       'node_modules/b': { version: '1.0.0' },
       'node_modules/p': { version: '1.0.0' },
       'node_modules/q': { version: '1.0.0' },
       'node_modules/o': { version: '1.0.0' },
     };
-    expect([...installedForUsers({ dependencies: { a: '^1' } }, packages).keys()].sort()).toEqual(['node_modules/a', 'node_modules/b', 'node_modules/o', 'node_modules/p']);
+    expect([...installedForUsers({ dependencies: { a: '^1' } }, packages).keys()].sort()).toEqual([
+      'node_modules/a',
+      'node_modules/b',
+      'node_modules/o',
+      'node_modules/p',
+    ]);
     const { 'node_modules/b': _b, ...withoutB } = packages;
     expect(() => installedForUsers({ dependencies: { a: '^1' } }, withoutB)).toThrow('package-lock.json resolves no b for node_modules/a: run npm install');
   });

@@ -22,7 +22,7 @@ beforeAll(() => {
 afterAll(() => restoreGit());
 
 describe('harness plan-spec, create-roadmap, plan-phase … then run, on this machine', () => {
-  it('plans the README\'s example from its SPEC.md alone, and harness run executes the plans to the end', async () => {
+  it("plans the README's example from its SPEC.md alone, and harness run executes the plans to the end", async () => {
     const root = await repoWithSpec({ PLANNING_AGENT_SOURCE: EXAMPLE_SPEC });
     for (const args of [['plan-spec'], ['define-requirements'], ['create-roadmap'], ['plan-phase', '01'], ['plan-phase', '02'], ['plan-phase', '3']]) {
       const [name, ...rest] = args;
@@ -49,5 +49,4 @@ describe('harness plan-spec, create-roadmap, plan-phase … then run, on this ma
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain('SPC-001: 10/10 plans verified, 3/3 phases verified');
   }, 600_000);
-
 });

@@ -24,7 +24,11 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
     const root = await repoWithSpec({ PLANNING_AGENT_SLIP: 'plan-phase', PLANNING_AGENT_STUBBORN: '1' });
     expect(await runCli(['plan-phase', DIR], root)).toMatchObject({ code: 2, stderr: expect.stringContaining('plan-phase needs the phase number') });
     const early = await runCli(['plan-phase', DIR, '01'], root);
-    expect(early).toMatchObject({ code: 1, stderr: 'harness plan-phase: `plan-phase 01` for docs/specs/SPC-001-notes-service did not commit anything: `plan-phase 01`: SPC-001 has no roadmap yet; write one first with create-roadmap.\n\nFix what is said above (the spec, or .github/harness/agents/ if the instructions are at fault) and write `plan-phase 01` again.\n' });
+    expect(early).toMatchObject({
+      code: 1,
+      stderr:
+        'harness plan-phase: `plan-phase 01` for docs/specs/SPC-001-notes-service did not commit anything: `plan-phase 01`: SPC-001 has no roadmap yet; write one first with create-roadmap.\n\nFix what is said above (the spec, or .github/harness/agents/ if the instructions are at fault) and write `plan-phase 01` again.\n',
+    });
     expect((await runCli(['create-roadmap', DIR], root)).code).toBe(0);
     const head = git(root, 'rev-parse', 'HEAD');
     const refused = await runCli(['plan-phase', DIR, '01'], root);
@@ -56,7 +60,9 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
     expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
     // Each planning command's worktree and logs are a folder of the repository's own beside it (repoStateDir): create-roadmap's alone.
     expect(readdirSync(join(repoStateDir(join(root, '.git')), 'planning')).map((d) => d.replace(/-\d+$/, ''))).toEqual(['create-roadmap']);
-    expect((await runCli(['plan-spec', DIR, '--agent', 'claude'], root, { env: { PATH } })).stderr).toMatch(/^harness plan-spec: --agent claude cannot start: "claude" is not on PATH; /);
+    expect((await runCli(['plan-spec', DIR, '--agent', 'claude'], root, { env: { PATH } })).stderr).toMatch(
+      /^harness plan-spec: --agent claude cannot start: "claude" is not on PATH; /,
+    );
   });
 
   it('never gives the agent, nor blames it for, what a person wrote before plan-phase ran: it says so, as theirs', async () => {
@@ -65,7 +71,10 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
     expect((await runCli(['create-roadmap', DIR], root)).code).toBe(0);
     // A plan of the phase a person wrote (or imported) with checks and no truths: valid, and short of what plan-phase asks of its own plans.
     const mine = `${DIR}/planning/plans/01-work/01-05-PLAN.md`;
-    await writeTree(root, { [mine]: '---\nplan_id: "01-05"\ntitle: Mine\ndepends_on: []\nfiles_modified: [src/x.txt]\nmust_pass:\n  - { id: x, type: file_exists, path: src/x.txt }\n---\n\n# Mine\n' });
+    await writeTree(root, {
+      [mine]:
+        '---\nplan_id: "01-05"\ntitle: Mine\ndepends_on: []\nfiles_modified: [src/x.txt]\nmust_pass:\n  - { id: x, type: file_exists, path: src/x.txt }\n---\n\n# Mine\n',
+    });
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'a plan of my own');
 
@@ -81,7 +90,10 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
         `- \`${mine}:1: plan 01-05 has no truths: say what must be true when it is done (goal-backward from the phase's success criteria)\``,
       ].join('\n'),
     );
-    const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { command: string; stage: string; try: string });
+    const calls = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { command: string; stage: string; try: string });
     expect(calls.filter((c) => c.command === 'plan-phase').map((c) => `${c.stage} ${c.try}`)).toEqual(['plan-phase 1', 'plans-check 1']);
     expect(git(root, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual([
       `${DIR}/planning/checks/phase-01-plans.md`,
@@ -139,8 +151,16 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
     expect(result.code).toBe(0);
     const day = new Date().toISOString().slice(0, 10);
     const path = `.harness/knowledge/trajectory/${day}.jsonl`;
-    expect(git(root, 'show', '--name-only', '--format=%s', 'HEAD').split('\n')).toEqual(['plan SPC-001: PROJECT.md from SPEC.md', '', path, `${DIR}/planning/PROJECT.md`]);
-    const events = readFileSync(join(root, path), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; entry: string; spec: string; plan: string });
+    expect(git(root, 'show', '--name-only', '--format=%s', 'HEAD').split('\n')).toEqual([
+      'plan SPC-001: PROJECT.md from SPEC.md',
+      '',
+      path,
+      `${DIR}/planning/PROJECT.md`,
+    ]);
+    const events = readFileSync(join(root, path), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; entry: string; spec: string; plan: string });
     expect(events.map((e) => [e.type, e.entry, e.spec, e.plan])).toEqual([
       ['match', 'lessons/tooling/json-file-store-atomic.lesson.md', 'SPC-001', 'planning/plan-spec'],
       ['use', 'lessons/tooling/json-file-store-atomic.lesson.md', 'SPC-001', 'planning/plan-spec'],
@@ -148,7 +168,7 @@ describe('harness plan-spec, create-roadmap, plan-phase … on this machine', ()
     expect(git(root, 'status', '--porcelain')).toBe('');
   });
 
-  it('takes a phase\'s answers from the file the person writes', async () => {
+  it("takes a phase's answers from the file the person writes", async () => {
     const root = await repoWithSpec();
     expect((await runCli(['create-roadmap', DIR], root)).code).toBe(0);
     expect((await runCli(['discuss-phase', DIR, '01'], root)).code).toBe(0);

@@ -33,7 +33,13 @@ async function trajectoryLines(root: string): Promise<{ type: string; entry: str
   const dir = join(root, '.harness/knowledge/trajectory');
   const names = (await readdir(dir)).sort();
   const texts = await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
-  return texts.flatMap((t) => t.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; entry: string }));
+  return texts.flatMap((t) =>
+    t
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; entry: string }),
+  );
 }
 
 describe('harness prune', () => {
@@ -60,7 +66,15 @@ describe('harness prune', () => {
     expect(run.stdout).toContain(`  new       ${gene.path}\n            candidate: Repair: the check 01-02/unit failing (2 repairs)`);
     const parsed = parseKnowledge('gene', gene.path, await readFile(join(root, '.harness/knowledge', gene.path), 'utf8'));
     expect(parsed.problems).toEqual([]);
-    expect(parsed.data).toMatchObject({ type: 'pattern', status: 'candidate', signals: [SIGNATURE], validation: ['npm test -- notes'], usage_count: 0, scenarios: ['SPC-001', 'SPC-002'], tags: ['database', 'sqlite'] });
+    expect(parsed.data).toMatchObject({
+      type: 'pattern',
+      status: 'candidate',
+      signals: [SIGNATURE],
+      validation: ['npm test -- notes'],
+      usage_count: 0,
+      scenarios: ['SPC-001', 'SPC-002'],
+      tags: ['database', 'sqlite'],
+    });
     // The agent's own account of the fix is the strategy.
     expect(parsed.body).toContain('Giving each vitest worker its own SQLite file');
 
@@ -81,10 +95,14 @@ describe('harness prune', () => {
     const at = async (when: string) => JSON.parse((await harness(['prune', '--json', '--at', when], root)).stdout) as PruneJson;
 
     expect((await at('2026-03-08T23:59:59Z')).changes).toEqual([]);
-    expect((await at('2026-03-09T00:00:00Z')).changes).toEqual([{ path, action: 'deprecate', from: 'active', to: 'deprecated', reason: 'not applied for 7 days since its last application (deprecated after 7)' }]);
+    expect((await at('2026-03-09T00:00:00Z')).changes).toEqual([
+      { path, action: 'deprecate', from: 'active', to: 'deprecated', reason: 'not applied for 7 days since its last application (deprecated after 7)' },
+    ]);
     expect((await at('2026-03-15T23:59:59Z')).changes).toEqual([]);
     const removal = await at('2026-03-16T00:00:00Z');
-    expect(removal.changes).toEqual([{ path, action: 'remove', from: 'deprecated', to: null, reason: 'deprecated and not applied for 14 days since its last application (removed after 14)' }]);
+    expect(removal.changes).toEqual([
+      { path, action: 'remove', from: 'deprecated', to: null, reason: 'deprecated and not applied for 14 days since its last application (removed after 14)' },
+    ]);
     expect(removal.removed).toEqual([path]);
     expect(await readdir(join(root, '.harness/knowledge/genes'))).toEqual([]);
     expect((await trajectoryLines(root)).filter((l) => l.type !== 'match' && l.type !== 'use').map((l) => l.type)).toEqual(['deprecate', 'remove']);
@@ -104,7 +122,10 @@ describe('harness prune', () => {
   it('says a broken gene file by file and line, and exits 1', async () => {
     const root = await makeRepo({});
     await mkdir(join(root, '.harness/knowledge/genes'), { recursive: true });
-    await writeFile(join(root, '.harness/knowledge/genes/gene-20260301-0a1b2c3d.gene.md'), geneText({ id: 'gene-20260301-0a1b2c3d' }).replace('usage_count: 0', 'usage_count: many'));
+    await writeFile(
+      join(root, '.harness/knowledge/genes/gene-20260301-0a1b2c3d.gene.md'),
+      geneText({ id: 'gene-20260301-0a1b2c3d' }).replace('usage_count: 0', 'usage_count: many'),
+    );
     const run = await harness(['prune'], root);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^genes\/gene-20260301-0a1b2c3d\.gene\.md:\d+: /m);
@@ -123,24 +144,35 @@ describe('harness export', () => {
     await harness(['prune', '--at', '2026-03-08T12:00:00Z'], root);
     const run = await harness(['export', '--out', 'snapshot.json', '--at', '2026-03-09T00:00:00Z'], root);
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe('harness export: wrote snapshot.json: 0 lessons, 0 skills (0 archived), 1 gene, 0 capsules, 0 spike documents, 5 signals (counted), 1 trajectory entry\n');
+    expect(run.stderr).toBe(
+      'harness export: wrote snapshot.json: 0 lessons, 0 skills (0 archived), 1 gene, 0 capsules, 0 spike documents, 5 signals (counted), 1 trajectory entry\n',
+    );
     const snapshot = JSON.parse(await readFile(join(root, 'snapshot.json'), 'utf8')) as KnowledgeExport;
     expect(snapshot).toMatchObject({ format: 'harness-knowledge-export', version: 1, exported_at: '2026-03-09T00:00:00.000Z', project: expect.any(String) });
     expect(snapshot.signals).toBeUndefined();
     expect(snapshot.genes).toHaveLength(1);
-    expect(snapshot.genes[0]).toMatchObject({ kind: 'gene', frontmatter: { status: 'candidate', signals: [SIGNATURE] }, computed: { tier: 1, metrics: { usageCount: 0, from: 'gene' } } });
+    expect(snapshot.genes[0]).toMatchObject({
+      kind: 'gene',
+      frontmatter: { status: 'candidate', signals: [SIGNATURE] },
+      computed: { tier: 1, metrics: { usageCount: 0, from: 'gene' } },
+    });
     expect(snapshot.genes[0]!.text).toContain('## Constraints');
-    expect(snapshot.trajectory.entries).toEqual([expect.objectContaining({ entry: snapshot.genes[0]!.path, events: { solidify: '2026-03-08T12:00:00.000Z' } })]);
+    expect(snapshot.trajectory.entries).toEqual([
+      expect.objectContaining({ entry: snapshot.genes[0]!.path, events: { solidify: '2026-03-08T12:00:00.000Z' } }),
+    ]);
 
     const withSignals = JSON.parse((await harness(['export', '--signals'], root)).stdout) as KnowledgeExport;
     expect(withSignals.signals!.map((s) => s.kind)).toEqual(['signal', 'signal', 'signal', 'signal', 'signal']);
   });
 
-  it('keeps secrets and this machine\'s paths out of the snapshot', async () => {
+  it("keeps secrets and this machine's paths out of the snapshot", async () => {
     const root = await makeRepo({});
     const id = 'gene-20260301-0a1b2c3d';
     await mkdir(join(root, '.harness/knowledge/genes'), { recursive: true });
-    await writeFile(join(root, '.harness/knowledge/genes', `${id}.gene.md`), geneText({ id, description: `Read the token from ${root}/secrets.txt: hunter2-token-value-123` }));
+    await writeFile(
+      join(root, '.harness/knowledge/genes', `${id}.gene.md`),
+      geneText({ id, description: `Read the token from ${root}/secrets.txt: hunter2-token-value-123` }),
+    );
     const run = await harness(['export'], root, { DEPLOY_TOKEN: 'hunter2-token-value-123' });
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain('hunter2-token-value-123');

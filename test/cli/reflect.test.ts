@@ -55,7 +55,13 @@ describe('harness reflect', () => {
     expect(Object.keys(report)).toEqual(['lessons', 'skipped']);
     expect(report.lessons).toEqual([
       { path: NEW_LESSON, title: 'Struggle: test, sqlite, database', action: 'create', links: [], evidence: SQLITE },
-      { path: PORT_LESSON, title: 'A server a step starts in the background keeps its port: the next start fails with EADDRINUSE.', action: 'link', links: [PORT_LESSON], evidence: [PORT_NEW] },
+      {
+        path: PORT_LESSON,
+        title: 'A server a step starts in the background keeps its port: the next start fails with EADDRINUSE.',
+        action: 'link',
+        links: [PORT_LESSON],
+        evidence: [PORT_NEW],
+      },
     ]);
     expect(report.skipped).toHaveLength(8);
     for (const s of report.skipped) expect(Object.keys(s)).toEqual(['signal', 'reason']);
@@ -68,7 +74,9 @@ describe('harness reflect', () => {
     const first = await harness([], root);
 
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain(`Proposed 1 new lesson and 1 link from .harness/knowledge:\n  new   ${NEW_LESSON}\n        Struggle: test, sqlite, database (drafted by harness)`);
+    expect(first.stdout).toContain(
+      `Proposed 1 new lesson and 1 link from .harness/knowledge:\n  new   ${NEW_LESSON}\n        Struggle: test, sqlite, database (drafted by harness)`,
+    );
     expect(first.stdout).toContain('Written into .harness/knowledge: review the lessons, then commit them; a lesson counts once it is merged.');
     expect(git(root, 'status', '--porcelain', '-uall').split('\n').filter(Boolean).sort()).toEqual([` M ${PORT_LESSON}`, `?? ${NEW_LESSON}`]);
     const created = await readFile(join(root, NEW_LESSON), 'utf8');
@@ -101,7 +109,11 @@ describe('harness reflect', () => {
   it('says there is nothing to reflect on in a repository without a store', async () => {
     const root = await makeRepo({});
     const run = await harness([], root);
-    expect(run).toEqual({ code: 0, stdout: 'Nothing to reflect on: there is no knowledge store at .harness/knowledge yet (signals are captured there as plans run).\n', stderr: '' });
+    expect(run).toEqual({
+      code: 0,
+      stdout: 'Nothing to reflect on: there is no knowledge store at .harness/knowledge yet (signals are captured there as plans run).\n',
+      stderr: '',
+    });
     expect(JSON.parse((await harness(['--json'], root)).stdout)).toEqual({ lessons: [], skipped: [] });
   });
 
@@ -109,7 +121,10 @@ describe('harness reflect', () => {
     const root = await repoWithStore();
     const bad = '.harness/knowledge/signals/notes-service/2026-03-07/2026-03-07T10-00-00Z-stuck.signal.md';
     await mkdir(join(root, bad, '..'), { recursive: true });
-    await writeFile(join(root, bad), '---\ntype: stuck\nseverity: awful\nproject: notes-service\ntimestamp: 2026-03-07T10:00:00Z\n---\n\n## What happened\n\nIt stuck.\n');
+    await writeFile(
+      join(root, bad),
+      '---\ntype: stuck\nseverity: awful\nproject: notes-service\ntimestamp: 2026-03-07T10:00:00Z\n---\n\n## What happened\n\nIt stuck.\n',
+    );
 
     const run = await harness(['--dry-run', '--json'], root);
     expect(run.code).toBe(1);
@@ -128,7 +143,9 @@ describe('harness reflect', () => {
 
     const clean = await repoWithStore();
     expect((await harness(['--knowledge', 'nowhere'], clean)).code).toBe(2);
-    expect((await harness(['--knowledge', 'nowhere'], clean)).stderr).toMatch(/^harness reflect: --knowledge nowhere: no such directory\n\nUsage: harness reflect/);
+    expect((await harness(['--knowledge', 'nowhere'], clean)).stderr).toMatch(
+      /^harness reflect: --knowledge nowhere: no such directory\n\nUsage: harness reflect/,
+    );
     expect((await harness(['lessons'], clean)).stderr).toMatch(/^harness reflect: unexpected argument "lessons"; the store is given with --knowledge DIR/);
     expect((await harness(['--verbose'], clean)).code).toBe(2);
     const help = await harness(['--help'], clean);
@@ -145,7 +162,9 @@ describe('harness reflect with a reflector agent', () => {
     const run = await harness(['--json'], root, { FAKE_REFLECTOR_PROMPT: promptFile, FAKE_REFLECTOR_LEAK: token });
 
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe(`harness reflect: ${NEW_LESSON}: a secret (@secretlint/secretlint-rule-github) from line 18 of the lesson was redacted before it was written\n`);
+    expect(run.stderr).toBe(
+      `harness reflect: ${NEW_LESSON}: a secret (@secretlint/secretlint-rule-github) from line 18 of the lesson was redacted before it was written\n`,
+    );
     const report = JSON.parse(run.stdout) as ReflectJson;
     expect(report.lessons[0]).toMatchObject({ path: NEW_LESSON, title: 'One SQLite file per test worker', action: 'create' });
     const text = await readFile(join(root, NEW_LESSON), 'utf8');
@@ -192,6 +211,8 @@ describe('harness reflect with a reflector agent', () => {
     const root = await repoWithStore('knowledge:\n  reflect: { agent: command }\n');
     const run = await harness([], root);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^harness reflect: \.github\/harness\.yml: knowledge\.reflect\.agent is command, but there is no command to run; set knowledge\.reflect\.command/);
+    expect(run.stderr).toMatch(
+      /^harness reflect: \.github\/harness\.yml: knowledge\.reflect\.agent is command, but there is no command to run; set knowledge\.reflect\.command/,
+    );
   });
 });

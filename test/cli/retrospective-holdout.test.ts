@@ -49,7 +49,8 @@ describe('harness retrospective: the holdout', () => {
       {
         path: W,
         kind: 'lesson',
-        reason: 'surfaced into 10 plans, of which 4 passed on their first attempt (40%), against 9 of 10 held-out plans (90%): the difference is −0.50 (95% interval −0.75 to −0.08), so the plans it was in did no better without it',
+        reason:
+          'surfaced into 10 plans, of which 4 passed on their first attempt (40%), against 9 of 10 held-out plans (90%): the difference is −0.50 (95% interval −0.75 to −0.08), so the plans it was in did no better without it',
         written: false,
         skipped: 'dry run',
       },
@@ -59,16 +60,28 @@ describe('harness retrospective: the holdout', () => {
     const text = await harness(['retrospective', '--dry-run'], root);
     expect(text.stdout).toContain('The holdout (knowledge.holdout 0.3, seed "harness"): 34 plans on record, 10 held out.');
     expect(text.stdout).toContain('  10 held-out plans: too few to tell; the interval is −0.41 to +0.14.');
-    expect(text.stdout).toContain(`  lesson ${W}: 10 plans, 4 passed first time (40%); plans with it passed on their first attempt less often: −0.50 in first-attempt pass rate (95% interval −0.75 to −0.08)`);
-    expect(text.stdout).toContain(`Proposed for retirement (in 10 plans or more, and no better than the held-out ones):\n  lesson ${W}: surfaced into 10 plans`);
+    expect(text.stdout).toContain(
+      `  lesson ${W}: 10 plans, 4 passed first time (40%); plans with it passed on their first attempt less often: −0.50 in first-attempt pass rate (95% interval −0.75 to −0.08)`,
+    );
+    expect(text.stdout).toContain(
+      `Proposed for retirement (in 10 plans or more, and no better than the held-out ones):\n  lesson ${W}: surfaced into 10 plans`,
+    );
     expect(text.stdout).toContain('Dry run: no retirement written.');
 
     // Written into the store for the person to commit: the lesson marked retired, nothing else.
     const written = JSON.parse((await harness(['retrospective', '--json'], root)).stdout) as RetrospectiveJson;
     expect(written.holdout.retire.map((r) => [r.path, r.written])).toEqual([[W, true]]);
-    expect(git(root, 'status', '--porcelain').trimEnd().split('\n').filter((l) => !l.includes('trajectory/'))).toEqual([` M .harness/knowledge/${W}`]);
+    expect(
+      git(root, 'status', '--porcelain')
+        .trimEnd()
+        .split('\n')
+        .filter((l) => !l.includes('trajectory/')),
+    ).toEqual([` M .harness/knowledge/${W}`]);
     const lesson = parseKnowledge('lesson', W, await readFile(join(root, '.harness/knowledge', W), 'utf8'));
-    expect(lesson.data!.metadata).toMatchObject({ retired: expect.stringMatching(/^\d{4}-\d\d-\d\d$/), 'retired-reason': expect.stringContaining('retired by the holdout comparison: surfaced into 10 plans') });
+    expect(lesson.data!.metadata).toMatchObject({
+      retired: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+      'retired-reason': expect.stringContaining('retired by the holdout comparison: surfaced into 10 plans'),
+    });
     // Asked again, a retired lesson is no proposal.
     expect((JSON.parse((await harness(['retrospective', '--json'], root)).stdout) as RetrospectiveJson).holdout.retire).toEqual([]);
   });

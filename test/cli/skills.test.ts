@@ -19,12 +19,26 @@ async function harness(args: string[], cwd: string): Promise<{ code: number; std
 
 /** A repository whose store holds recorded signals: a repair that recurred in two plans with the agent's fix, and a plan never verified. */
 async function repo(): Promise<string> {
-  const files = Object.fromEntries([...recurring({ insight: FIX }), ...repairSet({ plan: '02-01', verified: false, said: 'ECONNREFUSED 127.0.0.1:5432', tags: ['postgres'], insight: { summary: 'Start Postgres before the tests to avoid ECONNREFUSED', detail: 'Traced "ECONNREFUSED 127.0.0.1:5432" to the database not running yet.' } })].map((f) => [`.harness/knowledge/${f.path}`, f.text]));
+  const files = Object.fromEntries(
+    [
+      ...recurring({ insight: FIX }),
+      ...repairSet({
+        plan: '02-01',
+        verified: false,
+        said: 'ECONNREFUSED 127.0.0.1:5432',
+        tags: ['postgres'],
+        insight: {
+          summary: 'Start Postgres before the tests to avoid ECONNREFUSED',
+          detail: 'Traced "ECONNREFUSED 127.0.0.1:5432" to the database not running yet.',
+        },
+      }),
+    ].map((f) => [`.harness/knowledge/${f.path}`, f.text]),
+  );
   return makeRepo(files);
 }
 
 describe('harness retrospective', () => {
-  it('presents every candidate with each gate\'s verdict, writes the extracted skill (valid) and one trajectory line per candidate', async () => {
+  it("presents every candidate with each gate's verdict, writes the extracted skill (valid) and one trajectory line per candidate", async () => {
     const root = await repo();
     const run = await harness(['retrospective', 'SPC-001', '--json'], root);
     expect(run.stderr).toBe('');
@@ -72,7 +86,16 @@ describe('harness skills', () => {
     git(root, 'commit', '--quiet', '-m', 'Accept the skill');
     expect((await harness(['skills'], root)).stdout).toBe('1 active skill in .harness/knowledge:\n  sqlite-busy-database-locked-one-file\n');
     const stats = await harness(['skills', '--stats', '--json'], root);
-    expect(JSON.parse(stats.stdout).stats).toEqual([{ name: 'sqlite-busy-database-locked-one-file', path: 'skills/sqlite-busy-database-locked-one-file/SKILL.md', matches: 0, uses: 0, failures: 0, ageDays: 0 }]);
+    expect(JSON.parse(stats.stdout).stats).toEqual([
+      {
+        name: 'sqlite-busy-database-locked-one-file',
+        path: 'skills/sqlite-busy-database-locked-one-file/SKILL.md',
+        matches: 0,
+        uses: 0,
+        failures: 0,
+        ageDays: 0,
+      },
+    ]);
     // Young: nothing to prune.
     expect((await harness(['skills', '--prune'], root)).stdout).toBe('Nothing to prune among 1 active skill.\n');
     expect((await harness(['skills', '--pending', '--stats'], root)).code).toBe(2);
@@ -80,7 +103,7 @@ describe('harness skills', () => {
 });
 
 describe('harness retrospective --plan', () => {
-  it('makes a skill of one plan\'s repair when a person asks for it, and says so in the gate', async () => {
+  it("makes a skill of one plan's repair when a person asks for it, and says so in the gate", async () => {
     const root = await makeRepo(Object.fromEntries(repairSet({ insight: FIX }).map((f) => [`.harness/knowledge/${f.path}`, f.text])));
     const unasked = JSON.parse((await harness(['retrospective', 'SPC-001', '--dry-run', '--json'], root)).stdout) as RetrospectiveJson;
     expect(unasked.candidates.map((c) => c.decision)).toEqual(['skipped']);
@@ -88,7 +111,11 @@ describe('harness retrospective --plan', () => {
     expect(asked.code).toBe(0);
     const [c] = (JSON.parse(asked.stdout) as RetrospectiveJson).candidates;
     expect(c!.decision).toBe('extracted');
-    expect(c!.gates.find((g) => g.gate === 'reusability')).toEqual({ gate: 'reusability', pass: true, reason: 'a person asked for it (harness retrospective --plan 01-02), though it was seen in one plan' });
+    expect(c!.gates.find((g) => g.gate === 'reusability')).toEqual({
+      gate: 'reusability',
+      pass: true,
+      reason: 'a person asked for it (harness retrospective --plan 01-02), though it was seen in one plan',
+    });
     expect((await harness(['retrospective', '--plan', '01-02'], root)).code).toBe(2);
     expect((await harness(['retrospective', 'SPC-001', '--plan', 'x'], root)).code).toBe(2);
   });

@@ -66,7 +66,11 @@ describe('harness spike', () => {
     expect(git(root, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('main');
     expect(git(root, 'status', '--porcelain').trim()).toBe('');
     // The question's record, then one commit per stage; nothing on the branch outside the folder.
-    expect(commits(root).map((c) => c.subject)).toEqual([`spike: ${QUESTION}`, `spike ${SLUG}: hypothesis and experiment`, `spike ${SLUG}: decision (confirmed)`]);
+    expect(commits(root).map((c) => c.subject)).toEqual([
+      `spike: ${QUESTION}`,
+      `spike ${SLUG}: hypothesis and experiment`,
+      `spike ${SLUG}: decision (confirmed)`,
+    ]);
     expect(git(root, 'diff', '--name-only', `main..${BRANCH}`).trim().split('\n')).toEqual([
       `${folder}/DECISION.md`,
       `${folder}/EXPERIMENT.md`,
@@ -77,7 +81,13 @@ describe('harness spike', () => {
     const hypothesis = parseKnowledge('hypothesis', `${folder}/HYPOTHESIS.md`, show(root, `${folder}/HYPOTHESIS.md`));
     expect(hypothesis.problems).toEqual([]);
     // What identifies the spike is harness's to say, whatever the agent wrote there.
-    expect(hypothesis.data).toMatchObject({ spike: SLUG, project: folder.split('/')[3], question: QUESTION, status: 'concluded', tags: ['filesystem', 'performance'] });
+    expect(hypothesis.data).toMatchObject({
+      spike: SLUG,
+      project: folder.split('/')[3],
+      question: QUESTION,
+      status: 'concluded',
+      tags: ['filesystem', 'performance'],
+    });
     const experiment = parseKnowledge('experiment', `${folder}/EXPERIMENT.md`, show(root, `${folder}/EXPERIMENT.md`));
     expect(experiment.problems).toEqual([]);
     expect(experiment.data).toMatchObject({ spike: SLUG, method: 'benchmark', time_box_minutes: 5, criteria: [{ id: 'roundtrip' }, { id: 'intact' }] });
@@ -134,10 +144,17 @@ describe('harness spike', () => {
     expect(result.stdout).toContain("  put back, written outside the spike's folder: .gitignore, README.md, notes/outside.txt, hidden.txt");
     expect(show(root, 'README.md')).toBe('# test');
     for (const path of ['notes/outside.txt', '.gitignore', 'hidden.txt']) expect(() => show(root, path)).toThrow();
-    expect(git(root, 'diff', '--name-only', `main..${BRANCH}`).trim().split('\n').every((p) => p.startsWith(`${folder}/`))).toBe(true);
+    expect(
+      git(root, 'diff', '--name-only', `main..${BRANCH}`)
+        .trim()
+        .split('\n')
+        .every((p) => p.startsWith(`${folder}/`)),
+    ).toBe(true);
     // No commit on the branch ever held them: the agent's own commits are folded into harness's.
     expect(git(root, 'log', '--format=%H', '--all', '--', 'notes/outside.txt').trim()).toBe('');
-    expect(commits(root)[1]!.body).toContain("Put back as they were (written outside the spike's folder): .gitignore, README.md, notes/outside.txt, hidden.txt.");
+    expect(commits(root)[1]!.body).toContain(
+      "Put back as they were (written outside the spike's folder): .gitignore, README.md, notes/outside.txt, hidden.txt.",
+    );
   });
 
   it('commits no secret and no path of this machine that the agent wrote into its results', async () => {
@@ -168,9 +185,15 @@ describe('harness spike', () => {
     const result = await runCli(['spike', QUESTION], root);
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`  retried:   design: the records had 1 problem (${folder}/EXPERIMENT.md:12: missing the section "## Results"; add it to the body (see templates/spike/EXPERIMENT.md)); the agent was given them to fix`);
+    expect(result.stdout).toContain(
+      `  retried:   design: the records had 1 problem (${folder}/EXPERIMENT.md:12: missing the section "## Results"; add it to the body (see templates/spike/EXPERIMENT.md)); the agent was given them to fix`,
+    );
     // The stage is still one commit.
-    expect(commits(root).map((c) => c.subject)).toEqual([`spike: ${QUESTION}`, `spike ${SLUG}: hypothesis and experiment`, `spike ${SLUG}: decision (confirmed)`]);
+    expect(commits(root).map((c) => c.subject)).toEqual([
+      `spike: ${QUESTION}`,
+      `spike ${SLUG}: hypothesis and experiment`,
+      `spike ${SLUG}: decision (confirmed)`,
+    ]);
   });
 
   it('fails with why when a stage fails, keeps what the stages before committed, and continues when asked again', async () => {
@@ -180,7 +203,9 @@ describe('harness spike', () => {
 
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain(`spike ${SLUG}: FAILED in the run stage`);
-    expect(failed.stderr).toMatch(/^harness spike: the command agent failed: the command exited with code 1\nthe experiment crashed; the run stage was undone\n$/);
+    expect(failed.stderr).toMatch(
+      /^harness spike: the command agent failed: the command exited with code 1\nthe experiment crashed; the run stage was undone\n$/,
+    );
     expect(commits(root).map((c) => c.subject)).toEqual([`spike: ${QUESTION}`, `spike ${SLUG}: hypothesis and experiment`]);
     const worktree = /worktree: {2}(.+)/.exec(failed.stdout)![1]!;
     expect(existsSync(join(worktree, folder, 'results', 'partial.txt'))).toBe(false);
@@ -193,7 +218,11 @@ describe('harness spike', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).not.toContain(': design, by command');
     expect(again.stdout).toContain(`${folder}/EXPERIMENT.md is designed already: running it`);
-    expect(commits(root).map((c) => c.subject)).toEqual([`spike: ${QUESTION}`, `spike ${SLUG}: hypothesis and experiment`, `spike ${SLUG}: decision (confirmed)`]);
+    expect(commits(root).map((c) => c.subject)).toEqual([
+      `spike: ${QUESTION}`,
+      `spike ${SLUG}: hypothesis and experiment`,
+      `spike ${SLUG}: decision (confirmed)`,
+    ]);
 
     const decided = await runCli(['spike', QUESTION], root);
     expect(decided.code).toBe(0);
@@ -224,13 +253,27 @@ describe('harness spike', () => {
     expect(show(root, 'src/app.js')).toBe('export const answer = 42;');
   });
 
-  it('uses the repository\'s own instructions, and refuses ones it cannot use with the file and line', async () => {
-    const own = ['Our house rules for {{slug}}: keep it small.', '', '## Design', '', 'Write the records for {{question}} in {{folder}}.', '', '## Run', '', 'Run it within {{time_box}} minutes.', ''].join('\n');
+  it("uses the repository's own instructions, and refuses ones it cannot use with the file and line", async () => {
+    const own = [
+      'Our house rules for {{slug}}: keep it small.',
+      '',
+      '## Design',
+      '',
+      'Write the records for {{question}} in {{folder}}.',
+      '',
+      '## Run',
+      '',
+      'Run it within {{time_box}} minutes.',
+      '',
+    ].join('\n');
     const calls = join(await tempDir(), 'calls.jsonl');
     const { root } = await repoWith({ SPIKE_AGENT_LOG: calls }, { '.github/harness/agents/spike.md': own });
 
     expect((await runCli(['spike', QUESTION], root)).code).toBe(0);
-    const briefs = readFileSync(calls, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { brief: string }).brief);
+    const briefs = readFileSync(calls, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { brief: string }).brief);
     expect(briefs[0]).toContain(`Our house rules for ${SLUG}: keep it small.\n\n## Design\n\nWrite the records for ${QUESTION} in .harness/knowledge/spikes/`);
     expect(briefs[1]).toContain('Run it within 5 minutes.');
 
@@ -247,7 +290,7 @@ describe('harness spike', () => {
     );
   });
 
-  it('is Claude\'s by default: a stand-in claude on PATH gets each stage\'s brief, headless', async () => {
+  it("is Claude's by default: a stand-in claude on PATH gets each stage's brief, headless", async () => {
     const bin = await tempDir('fake-claude-');
     await writeFile(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(FIXTURES, 'claude', 'fake-claude.mjs')}" "$@"\n`);
     await chmod(join(bin, 'claude'), 0o755);
@@ -346,7 +389,12 @@ describe('harness spike with an agent this machine does not have', () => {
     });
     expect(git(root, 'rev-parse', 'HEAD').trim()).toBe(head);
     expect(git(root, 'branch', '--list', 'harness/*').trim()).toBe('');
-    expect(git(root, 'worktree', 'list', '--porcelain').trim().split('\n').filter((l) => l.startsWith('worktree '))).toHaveLength(1);
+    expect(
+      git(root, 'worktree', 'list', '--porcelain')
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('worktree ')),
+    ).toHaveLength(1);
     expect((await runCli(['spike', QUESTION, '--agent', 'claude'], root, { env: { PATH } })).stderr).toBe(
       'harness spike: --agent claude cannot start: "claude" is not on PATH; install Claude Code (npm install -g @anthropic-ai/claude-code), set agents.claude.executable in .github/harness.yml, or choose another agent with --agent (command, codex, copilot, gemini)\n',
     );

@@ -36,16 +36,23 @@ describe('harness surface', () => {
     const root = await makeRepo({ ...store(), 'plans/01-02-PLAN.md': plan('01-02-PLAN.md'), 'plans/03-01-PLAN.md': plan('03-01-PLAN.md') });
     const found = await runCli(['surface', 'plans/01-02-PLAN.md'], root);
     expect(found.code).toBe(0);
-    expect(found.stdout).toMatch(/^01-02 Note storage and its tests: 2 of the 7 lessons, skills and genes in \.harness\/knowledge apply \(budget 500 tokens, at most 5\)\n\n1\. lesson lessons\/testing\/sqlite-parallel-tests\.lesson\.md \(score [\d.]+\)\n {3}When Test files that share one SQLite database file fail with SQLITE_BUSY when vitest runs them in parallel → Give each test file its own database/);
+    expect(found.stdout).toMatch(
+      /^01-02 Note storage and its tests: 2 of the 7 lessons, skills and genes in \.harness\/knowledge apply \(budget 500 tokens, at most 5\)\n\n1\. lesson lessons\/testing\/sqlite-parallel-tests\.lesson\.md \(score [\d.]+\)\n {3}When Test files that share one SQLite database file fail with SQLITE_BUSY when vitest runs them in parallel → Give each test file its own database/,
+    );
     expect(found.stdout).toContain('   why: tags sqlite, tests, parallel; names src/db/** (plan: src/db/notes.ts);');
     const none = await runCli(['surface', 'plans/03-01-PLAN.md'], root);
     expect(none).toEqual({ code: 0, stdout: '03-01 Dark mode colors: nothing of the 7 lessons, skills and genes in .harness/knowledge applies\n', stderr: '' });
     const empty = await makeRepo({ 'p/01-02-PLAN.md': plan('01-02-PLAN.md') });
-    expect((await runCli(['surface', 'p/01-02-PLAN.md'], empty)).stdout).toBe('01-02 Note storage and its tests: nothing to surface; .harness/knowledge holds no lessons, skills or genes\n');
+    expect((await runCli(['surface', 'p/01-02-PLAN.md'], empty)).stdout).toBe(
+      '01-02 Note storage and its tests: nothing to surface; .harness/knowledge holds no lessons, skills or genes\n',
+    );
   });
 
   it('reads the store --knowledge names, with the budget and cap of .github/harness.yml or of its flags', async () => {
-    const root = await makeRepo({ 'p/01-02-PLAN.md': plan('01-02-PLAN.md'), '.github/harness.yml': 'knowledge:\n  surface: { budget_tokens: 500, max_entries: 1 }\n' });
+    const root = await makeRepo({
+      'p/01-02-PLAN.md': plan('01-02-PLAN.md'),
+      '.github/harness.yml': 'knowledge:\n  surface: { budget_tokens: 500, max_entries: 1 }\n',
+    });
     const dir = await tempDir('harness-knowledge-');
     await writeTree(dir, Object.fromEntries(storeFiles().map((f) => [f.path, f.text])));
     const capped = JSON.parse((await runCli(['surface', 'p/01-02-PLAN.md', '--knowledge', dir, '--json'], root)).stdout);
@@ -69,7 +76,9 @@ describe('harness surface', () => {
 
     const held = await runCli(['surface', PLAN_PATH], await makeRepo({ ...files, '.github/harness.yml': config(out) }));
     expect(held.code).toBe(0);
-    expect(held.stdout.split('\n')[0]).toBe('SPC-001 01-02 held out: runs without surfaced knowledge (knowledge.holdout 0.5); in a run it gets none of what follows');
+    expect(held.stdout.split('\n')[0]).toBe(
+      'SPC-001 01-02 held out: runs without surfaced knowledge (knowledge.holdout 0.5); in a run it gets none of what follows',
+    );
     expect(held.stdout).toContain('2 of the 7 lessons, skills and genes');
     const heldJson = JSON.parse((await runCli(['surface', PLAN_PATH, '--json'], await makeRepo({ ...files, '.github/harness.yml': config(out) }))).stdout);
     expect(heldJson.held_out).toBe(true);
@@ -82,7 +91,10 @@ describe('harness surface', () => {
   it('exits 1 naming each problem of the store by file and line, and still surfaces from the rest', async () => {
     const root = await makeRepo({
       ...store(),
-      '.harness/knowledge/lessons/testing/unsure.lesson.md': lessonText({ tags: ['sqlite'], lesson: 'x', when: 'y', recommendation: 'z' }).replace('confidence: medium', 'confidence: sure'),
+      '.harness/knowledge/lessons/testing/unsure.lesson.md': lessonText({ tags: ['sqlite'], lesson: 'x', when: 'y', recommendation: 'z' }).replace(
+        'confidence: medium',
+        'confidence: sure',
+      ),
       '.harness/knowledge/skills/misnamed/SKILL.md': `---\nname: another-name\ndescription: Does a thing.\n---\n\n${['Problem', 'Trigger conditions', 'Root cause', 'Solution', 'Verification', 'Anti-patterns', 'Related', 'Changelog'].map((s) => `## ${s}\n\nDo it.\n`).join('\n')}`,
       'p/01-02-PLAN.md': plan('01-02-PLAN.md'),
     });
@@ -113,16 +125,32 @@ describe('harness surface', () => {
     const answer = JSON.parse(stdout);
     expect(answer.plan).toBeNull();
     expect(answer.matches).toEqual([]);
-    expect(answer.problems).toEqual([expect.objectContaining({ file: 'p/01-02-PLAN.md', line: 7, severity: 'error', code: 'field-type', message: 'autonomous is "maybe"; it must be true or false' })]);
+    expect(answer.problems).toEqual([
+      expect.objectContaining({
+        file: 'p/01-02-PLAN.md',
+        line: 7,
+        severity: 'error',
+        code: 'field-type',
+        message: 'autonomous is "maybe"; it must be true or false',
+      }),
+    ]);
     expect(stderr).toBe('');
     const text = await runCli(['surface', 'p/01-02-PLAN.md'], root);
     expect(text.code).toBe(1);
-    expect(text.stderr).toMatch(/^p\/01-02-PLAN\.md:7: autonomous is "maybe"; it must be true or false\nharness surface: p\/01-02-PLAN\.md is not a valid plan; fix the problems above\n$/);
+    expect(text.stderr).toMatch(
+      /^p\/01-02-PLAN\.md:7: autonomous is "maybe"; it must be true or false\nharness surface: p\/01-02-PLAN\.md is not a valid plan; fix the problems above\n$/,
+    );
   });
 
   it('exits 2 on usage errors, and 0 with its help', async () => {
     const root = await tempDir();
-    for (const args of [['surface'], ['surface', 'a.md', 'b.md'], ['surface', 'missing-PLAN.md'], ['surface', 'x.md', '--bogus'], ['surface', 'x.md', '--max', '-1']]) {
+    for (const args of [
+      ['surface'],
+      ['surface', 'a.md', 'b.md'],
+      ['surface', 'missing-PLAN.md'],
+      ['surface', 'x.md', '--bogus'],
+      ['surface', 'x.md', '--max', '-1'],
+    ]) {
       const { code, stderr } = await runCli(args, root);
       expect(code, args.join(' ')).toBe(2);
       expect(stderr).toContain('Usage: harness surface <PLAN.md>');
@@ -160,7 +188,7 @@ describe('harness surface, by evidence', () => {
     'tags: [go, internal, testing]',
     'projects: [svc]',
     'signatures: [\'pq: relation "<name>" does not exist\']',
-    "applies_when: ['imports \"github.com/lib/pq\" (4 of 4 plans that met it; 1 of 17 others)']",
+    'applies_when: [\'imports "github.com/lib/pq" (4 of 4 plans that met it; 1 of 17 others)\']',
     '---',
     '',
     '## Lesson',
@@ -183,9 +211,23 @@ describe('harness surface, by evidence', () => {
     '',
   ].join('\n');
   const plan = (id: string, read: string[]) =>
-    ['---', `plan_id: "${id}"`, `title: Reports ${id}`, 'depends_on: []', `files_modified: ["internal/reports/r${id}.go"]`, `files_read: [${read.map((f) => `"${f}"`).join(', ')}]`, 'must_pass:', '  - { id: tests, type: tests_pass, command: "go test ./internal/reports/..." }', '---', '# Reports', '', 'Build the monthly report.', ''].join('\n');
+    [
+      '---',
+      `plan_id: "${id}"`,
+      `title: Reports ${id}`,
+      'depends_on: []',
+      `files_modified: ["internal/reports/r${id}.go"]`,
+      `files_read: [${read.map((f) => `"${f}"`).join(', ')}]`,
+      'must_pass:',
+      '  - { id: tests, type: tests_pass, command: "go test ./internal/reports/..." }',
+      '---',
+      '# Reports',
+      '',
+      'Build the monthly report.',
+      '',
+    ].join('\n');
 
-  it('surfaces a lesson to a plan whose files import what the failures\' did, says why, and nothing to its neighbour in the same folder', async () => {
+  it("surfaces a lesson to a plan whose files import what the failures' did, says why, and nothing to its neighbour in the same folder", async () => {
     const root = await makeRepo({
       '.harness/knowledge/lessons/testing/pq-relation.lesson.md': LESSON,
       'internal/db/pool.go': 'package db\n\nimport (\n\t"database/sql"\n\t_ "github.com/lib/pq"\n)\n',
@@ -194,15 +236,22 @@ describe('harness surface, by evidence', () => {
       'plans/02-02-PLAN.md': plan('02-02', ['internal/reports/format.go']),
     });
     const found = await runCli(['surface', 'plans/02-01-PLAN.md'], root);
-    expect(found.stdout).toContain('   When `pq: relation "<name>" does not exist` → Run the migrations in TestMain with testdb.Migrate(t) before any test touches the database.\n');
-    expect(found.stdout).toContain('   why: a plan whose files import `github.com/lib/pq` (4 of the 4 plans that met it; 1 of the 17 others): 67% likely to meet it');
+    expect(found.stdout).toContain(
+      '   When `pq: relation "<name>" does not exist` → Run the migrations in TestMain with testdb.Migrate(t) before any test touches the database.\n',
+    );
+    expect(found.stdout).toContain(
+      '   why: a plan whose files import `github.com/lib/pq` (4 of the 4 plans that met it; 1 of the 17 others): 67% likely to meet it',
+    );
     // One lesson in the store: named as one, never "1 of the 1 lesson, skills and genes".
     expect(found.stdout.split('\n')[0]).toBe('02-01 Reports 02-01: the one lesson in .harness/knowledge applies (budget 500 tokens, at most 5)');
     expect((await runCli(['surface', 'plans/02-02-PLAN.md'], root)).stdout).toBe('02-02 Reports 02-02: the one lesson in .harness/knowledge does not apply\n');
   });
 
   it('never surfaces a lesson nobody merged: written and not committed, it is pending', async () => {
-    const root = await makeRepo({ 'internal/db/pool.go': 'package db\n\nimport _ "github.com/lib/pq"\n', 'plans/02-01-PLAN.md': plan('02-01', ['internal/db/pool.go']) });
+    const root = await makeRepo({
+      'internal/db/pool.go': 'package db\n\nimport _ "github.com/lib/pq"\n',
+      'plans/02-01-PLAN.md': plan('02-01', ['internal/db/pool.go']),
+    });
     await writeTree(root, { '.harness/knowledge/lessons/testing/pq-relation.lesson.md': LESSON });
     expect((await runCli(['surface', 'plans/02-01-PLAN.md'], root)).stdout).toBe(
       '02-01 Reports 02-01: nothing to surface; .harness/knowledge holds no lessons, skills or genes (1 more pending: not committed, so not reviewed; commit it once reviewed)\n',

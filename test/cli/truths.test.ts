@@ -60,7 +60,9 @@ describe('a checkpoint in a plan that needs a person', () => {
     const running = runCli(['run', SPEC_DIR], root);
     await waitingAt(root, '01-01', 'storage', running);
     const status = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout);
-    expect(status.checkpoints).toEqual([{ session: '01-01', kind: 'decision', prompt: 'Which store should the service use?', options: ['memory', 'file'], askedAt: expect.any(String) }]);
+    expect(status.checkpoints).toEqual([
+      { session: '01-01', kind: 'decision', prompt: 'Which store should the service use?', options: ['memory', 'file'], askedAt: expect.any(String) },
+    ]);
     expect((await runCli(['respond', SPEC_DIR, '01-01', 'file'], root)).code).toBe(0);
     await waitingAt(root, '01-01', 'looks', running);
     expect((await runCli(['respond', SPEC_DIR, '01-01', 'approve'], root)).code).toBe(0);
@@ -98,7 +100,10 @@ describe('harness status after the run was killed', () => {
     // The agent says it started, then works until it is killed with its run.
     const root = await makeRepo({
       '.github/harness.yml': commandConfig('echo $$ > "$STARTED_AT/$HARNESS_PLAN" && exec sleep 600'),
-      ...specTree([{ id: '01-01', steps: [] }, { id: '01-02', steps: [] }]),
+      ...specTree([
+        { id: '01-01', steps: [] },
+        { id: '01-02', steps: [] },
+      ]),
     });
     const started = join(root, '.started');
     mkdirSync(started);
@@ -182,7 +187,11 @@ describe('harness status after a run of some plans', () => {
       ].join('\n'),
     );
     const json = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout);
-    expect({ status: json.status, resume: json.resume, lastRun: json.lastRun }).toEqual({ status: 'executing', resume: null, lastRun: { plan: '01-01', phase: null, ended: expect.any(String) } });
+    expect({ status: json.status, resume: json.resume, lastRun: json.lastRun }).toEqual({
+      status: 'executing',
+      resume: null,
+      lastRun: { plan: '01-01', phase: null, ended: expect.any(String) },
+    });
 
     // What a run killed mid-way leaves: its record without an end. Resumed, it runs what it was asked for, not the rest.
     const record = join(root, '.orchestration/SPC-007/run.json');
@@ -207,7 +216,9 @@ describe('the telling error line of a failure', () => {
           id: '01-01',
           files: ['test/notes.test.js'],
           checks: ['  - { id: tests, type: tests_pass, command: "node --test test/" }'],
-          steps: ["mkdir -p test && printf 'import { test } from \"node:test\";\\nimport { add } from \"../src/notes.js\";\\ntest(\"adds\", () => add());\\n' > test/notes.test.js"],
+          steps: [
+            'mkdir -p test && printf \'import { test } from "node:test";\\nimport { add } from "../src/notes.js";\\ntest("adds", () => add());\\n\' > test/notes.test.js',
+          ],
         },
       ]),
     });
@@ -223,7 +234,9 @@ describe('the telling error line of a failure', () => {
     const summary = git(root, 'show', 'harness/SPC-007/integration:docs/specs/SPC-007-test/execution/phases/01-phase/01-01-SUMMARY.md');
     expect(summary).toContain(`    evidence: |-\n      exit 1\n      first error: ${cause('${PROJECT_ROOT}')}\n      output ends:\n`);
     expect(summary).toContain(`**Failed:** ${reason('${PROJECT_ROOT}')}\n`);
-    const signal = git(root, 'ls-tree', '-r', '--name-only', 'harness/SPC-007/integration').split('\n').find((f) => f.endsWith('.signal.md'))!;
+    const signal = git(root, 'ls-tree', '-r', '--name-only', 'harness/SPC-007/integration')
+      .split('\n')
+      .find((f) => f.endsWith('.signal.md'))!;
     expect(git(root, 'show', `harness/SPC-007/integration:${signal}`)).toContain(`\n${reason('${PROJECT_ROOT}')}\n`);
   });
 
@@ -234,9 +247,16 @@ describe('the telling error line of a failure', () => {
     expect(run.code).toBe(1);
     const status = await runCli(['status', SPEC_DIR], root);
     expect(status.stdout).toContain(
-      ['  ✗ 01-01 Plan 01-01  failed · the command agent failed: the command exited with code 1', 'Error: connect ECONNREFUSED 127.0.0.1:5432', '…', 'retrying 6'].join('\n      '),
+      [
+        '  ✗ 01-01 Plan 01-01  failed · the command agent failed: the command exited with code 1',
+        'Error: connect ECONNREFUSED 127.0.0.1:5432',
+        '…',
+        'retrying 6',
+      ].join('\n      '),
     );
-    const signal = git(root, 'ls-tree', '-r', '--name-only', 'harness/SPC-007/integration').split('\n').find((f) => f.endsWith('.signal.md'))!;
+    const signal = git(root, 'ls-tree', '-r', '--name-only', 'harness/SPC-007/integration')
+      .split('\n')
+      .find((f) => f.endsWith('.signal.md'))!;
     expect(git(root, 'show', `harness/SPC-007/integration:${signal}`)).toContain('  said: "Error: connect ECONNREFUSED 127.0.0.1:5432"\n');
   });
 });
@@ -267,11 +287,15 @@ describe('a retry or a resume', () => {
 });
 
 describe('an agent that cannot start', () => {
-  it('is this machine\'s problem: the plan fails saying so, with no signal and no attempt counted', async () => {
+  it("is this machine's problem: the plan fails saying so, with no signal and no attempt counted", async () => {
     const root = await makeRepo({ '.github/harness.yml': commandConfig('harness-no-such-agent exec -'), ...specTree([{ id: '01-01', steps: [] }]) });
     const r = await runCli(['run', SPEC_DIR], root);
     expect(r.code).toBe(1);
-    expect(events(r.stdout)).toEqual(expect.arrayContaining([expect.stringMatching(/^01-01 FAILED: the command agent failed: the command could not start: sh: \d+: harness-no-such-agent: not found$/)]));
+    expect(events(r.stdout)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^01-01 FAILED: the command agent failed: the command could not start: sh: \d+: harness-no-such-agent: not found$/),
+      ]),
+    );
     const files = git(root, 'ls-tree', '-r', '--name-only', 'harness/SPC-007/integration').split('\n');
     expect(files.filter((f) => f.endsWith('.signal.md'))).toEqual([]);
     const result = JSON.parse(readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/result.json'), 'utf8')) as { environment?: boolean };

@@ -35,7 +35,13 @@ function tableAfter(page: string, line: string): string[][] {
   if (start < 0) throw new Error(`${page} has no line "${line}"`);
   const rows: string[][] = [];
   for (const l of lines.slice(start + 1)) {
-    if (l.startsWith('|')) rows.push(l.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim()));
+    if (l.startsWith('|'))
+      rows.push(
+        l
+          .split(/(?<!\\)\|/)
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
     else if (rows.length > 0) break;
   }
   return rows.slice(2); // the header and its rule
@@ -97,7 +103,10 @@ const INSTALLS = TEMPLATES.flatMap(pinsOf);
 const OVERRIDABLE = /^\$\{\{ vars\.([A-Z][A-Z0-9_]*) \|\| '(\d+\.\d+\.\d+)' \}\}$/;
 /** Each package's pin, as the worker has it. */
 const PINS = new Map(
-  INSTALLS.filter((i) => i.template.endsWith('/harness-worker.yml')).map((i) => [i.pkg, { variable: i.variable, version: OVERRIDABLE.exec(i.value)?.[2] ?? `(not pinned: ${i.value})` }]),
+  INSTALLS.filter((i) => i.template.endsWith('/harness-worker.yml')).map((i) => [
+    i.pkg,
+    { variable: i.variable, version: OVERRIDABLE.exec(i.value)?.[2] ?? `(not pinned: ${i.value})` },
+  ]),
 );
 
 /** How the docs call each pinned CLI, beside its package, its variable and its own page. */
@@ -158,7 +167,8 @@ describe('the agent CLIs the worker installs', () => {
           }
           if (pkg === undefined) continue;
           seen++;
-          if (m[0] !== PINS.get(pkg)!.version) wrong.push(`${page}: ${m[0]} for ${pkg}, pinned at ${PINS.get(pkg)!.version}: "…${unit.slice(Math.max(0, m.index - 60), m.index + 12)}…"`);
+          if (m[0] !== PINS.get(pkg)!.version)
+            wrong.push(`${page}: ${m[0]} for ${pkg}, pinned at ${PINS.get(pkg)!.version}: "…${unit.slice(Math.max(0, m.index - 60), m.index + 12)}…"`);
         }
       }
     }
@@ -168,7 +178,8 @@ describe('the agent CLIs the worker installs', () => {
 });
 
 describe('the repository variables and secrets the docs name', () => {
-  const reads = (kind: 'vars' | 'secrets') => new Set(TEMPLATES.flatMap((t) => [...read(t).matchAll(new RegExp(`\\b${kind}\\.([A-Z][A-Z0-9_]*)`, 'g'))].map((m) => m[1]!)));
+  const reads = (kind: 'vars' | 'secrets') =>
+    new Set(TEMPLATES.flatMap((t) => [...read(t).matchAll(new RegExp(`\\b${kind}\\.([A-Z][A-Z0-9_]*)`, 'g'))].map((m) => m[1]!)));
   const variables = reads('vars');
   const secrets = reads('secrets');
 
@@ -179,7 +190,8 @@ describe('the repository variables and secrets the docs name', () => {
       for (const unit of units(page)) {
         for (const m of unit.matchAll(/\b(variable|secret)s?\s+`([A-Z][A-Z0-9_]*)`/g)) {
           seen++;
-          if (!(m[1] === 'variable' ? variables : secrets).has(m[2]!)) wrong.push(`${page}: the ${m[1]} ${m[2]}: no template reads ${m[1] === 'variable' ? 'vars' : 'secrets'}.${m[2]}`);
+          if (!(m[1] === 'variable' ? variables : secrets).has(m[2]!))
+            wrong.push(`${page}: the ${m[1]} ${m[2]}: no template reads ${m[1] === 'variable' ? 'vars' : 'secrets'}.${m[2]}`);
         }
       }
     }
@@ -193,7 +205,9 @@ describe('the repository variables and secrets the docs name', () => {
       const workflow = parse(read(t)) as { jobs: Record<string, { env?: Record<string, string> }> };
       for (const job of Object.values(workflow.jobs)) for (const [k, v] of Object.entries(job.env ?? {})) env.set(k, String(v));
     }
-    const quoted = PAGES.flatMap((page) => units(page).flatMap((u) => [...u.matchAll(/`([A-Z][A-Z0-9_]*): (\$\{\{[^`]*\}\})`/g)].map((m) => ({ page, name: m[1]!, value: m[2]! }))));
+    const quoted = PAGES.flatMap((page) =>
+      units(page).flatMap((u) => [...u.matchAll(/`([A-Z][A-Z0-9_]*): (\$\{\{[^`]*\}\})`/g)].map((m) => ({ page, name: m[1]!, value: m[2]! }))),
+    );
     expect(quoted.length).toBeGreaterThan(0);
     for (const q of quoted) expect(q.value, `${q.page}: ${q.name}`).toBe(env.get(q.name));
   });
@@ -215,7 +229,8 @@ describe('what the docs say the test suites need', () => {
           const at = [...line.matchAll(/npm test\b|npm run test:e2e\b/g)];
           at.forEach((m, k) => {
             const words = line.slice(m.index + m[0].length, at[k + 1]?.index ?? line.length);
-            if (/chromium/i.test(words) && !suites[m[0] as keyof typeof suites]) wrong.push(`${page}:${i + 1}: ${m[0]} runs no test that needs Chromium (${chromium.join(', ')} are e2e)`);
+            if (/chromium/i.test(words) && !suites[m[0] as keyof typeof suites])
+              wrong.push(`${page}:${i + 1}: ${m[0]} runs no test that needs Chromium (${chromium.join(', ')} are e2e)`);
           });
         });
     }

@@ -16,7 +16,12 @@ import { runCli } from '../helpers/cli.js';
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].sort();
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+].sort();
 const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
 
 interface Code {
@@ -98,7 +103,8 @@ describe('the shell examples of the README and docs/', () => {
           continue;
         }
         for (const flag of use.flags) {
-          if (flag !== '--help' && !new RegExp(`${flag}(?![\\w-])`).test(help.get(command)!)) wrong.push(`${use.at}: harness ${command} has no ${flag} (see harness ${command} --help)`);
+          if (flag !== '--help' && !new RegExp(`${flag}(?![\\w-])`).test(help.get(command)!))
+            wrong.push(`${use.at}: harness ${command} has no ${flag} (see harness ${command} --help)`);
         }
       }
     }
@@ -106,7 +112,11 @@ describe('the shell examples of the README and docs/', () => {
   });
 
   it('name every command harness --help lists in docs/cli.md, the reference', () => {
-    const documented = new Set(harnessUses().filter((u) => u.at.startsWith('docs/cli.md:')).flatMap((u) => u.commands));
+    const documented = new Set(
+      harnessUses()
+        .filter((u) => u.at.startsWith('docs/cli.md:'))
+        .flatMap((u) => u.commands),
+    );
     expect([...known].filter((command) => !documented.has(command))).toEqual([]);
   });
 
@@ -114,7 +124,8 @@ describe('the shell examples of the README and docs/', () => {
     const wrong: string[] = [];
     for (const code of allCode.filter((c) => c.lang !== undefined && SHELL.has(c.lang))) {
       const command = code.text.replace(/\s+#.*$/, '').trim();
-      for (const m of command.matchAll(/npm run ([\w:-]+)/g)) if (!scripts.includes(m[1]!)) wrong.push(`${where(code)}: npm run ${m[1]} is not a script in package.json`);
+      for (const m of command.matchAll(/npm run ([\w:-]+)/g))
+        if (!scripts.includes(m[1]!)) wrong.push(`${where(code)}: npm run ${m[1]} is not a script in package.json`);
       for (const m of command.matchAll(/npm (test|start)\b/g)) if (!scripts.includes(m[1]!)) wrong.push(`${where(code)}: npm ${m[1]} has no script`);
       const file = /^(\.{0,2}\/[\w./-]+)/.exec(command);
       if (file && !existsSync(join(ROOT, file[1]!))) wrong.push(`${where(code)}: ${file[1]} does not exist`);
@@ -141,7 +152,7 @@ describe('the shell examples of the README and docs/', () => {
 });
 
 describe('the examples of the README and docs/', () => {
-  it('every example plan validates as it is written (the README\'s and the PLAN.md reference)', () => {
+  it("every example plan validates as it is written (the README's and the PLAN.md reference)", () => {
     const plans = pages.flatMap((p) => p.blocks.filter((b) => /^---\nplan_id:/.test(b.text)));
     expect(plans.map((b) => b.page)).toEqual(expect.arrayContaining(['README.md', 'docs/spec.md']));
     for (const block of plans) {
@@ -170,7 +181,13 @@ describe('the links of the README and docs/', () => {
       .toLowerCase()
       .replace(/[^\p{L}\p{N}\- ]/gu, '')
       .replace(/ /g, '-');
-  const anchors = (page: string) => new Set(pages.find((p) => p.page === page)?.prose.filter((l) => /^#{1,6} /.test(l.text)).map((l) => slug(l.text)) ?? []);
+  const anchors = (page: string) =>
+    new Set(
+      pages
+        .find((p) => p.page === page)
+        ?.prose.filter((l) => /^#{1,6} /.test(l.text))
+        .map((l) => slug(l.text)) ?? [],
+    );
 
   it('lead to files that exist, and to headings that exist', () => {
     const wrong: string[] = [];

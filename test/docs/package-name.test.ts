@@ -20,7 +20,14 @@ function filesUnder(dir: string, ends: string[]): string[] {
     .map((f) => `${dir}/${f}`);
 }
 
-const TEXTS = ['README.md', 'app.yml', ...filesUnder('docs', ['.md']), ...filesUnder('templates', ['.md', '.yml']), ...filesUnder('app', ['.ts']), ...filesUnder('examples', ['.md'])];
+const TEXTS = [
+  'README.md',
+  'app.yml',
+  ...filesUnder('docs', ['.md']),
+  ...filesUnder('templates', ['.md', '.yml']),
+  ...filesUnder('app', ['.ts']),
+  ...filesUnder('examples', ['.md']),
+];
 /** `npx harness`, `npx -y harness`, and npx's JSON form `"command": "npx", "args": ["harness"…`. */
 const STRANGER = /npx\s+(?:(?:-y|--yes)\s+)?harness(?![\w-])|"npx",\s*"args":\s*\[\s*(?:"-y",\s*)?"harness"/;
 
@@ -43,7 +50,7 @@ describe('the package name', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('is never `npx harness` in any command\'s --help, and harness mcp --help names commands that run this CLI', async () => {
+  it("is never `npx harness` in any command's --help, and harness mcp --help names commands that run this CLI", async () => {
     const top = (await runCli(['--help'])).stdout;
     const commands = [...top.matchAll(/^ {2}([a-z][a-z-]+)\s{2,}/gm)].map((m) => m[1]!);
     expect(commands).toContain('mcp');
@@ -57,7 +64,9 @@ describe('the package name', () => {
   });
 
   it('is how every MCP snippet of the docs starts the server: harness on PATH, or npx of this package', () => {
-    const snippets = TEXTS.filter((f) => f.endsWith('.md')).flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/claude mcp add harness -- (.+)$/gm)].map((m) => `${file}: ${m[1]!.trim()}`));
+    const snippets = TEXTS.filter((f) => f.endsWith('.md')).flatMap((file) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/claude mcp add harness -- (.+)$/gm)].map((m) => `${file}: ${m[1]!.trim()}`),
+    );
     expect(snippets.length).toBeGreaterThan(0);
     for (const s of snippets) expect([`harness mcp`, NPX_MCP]).toContain(s.split(': ')[1]);
     // The README's first screen says how to get the command, under the published name.

@@ -47,13 +47,23 @@ const VARIABLES = namesRead('vars');
 const SECRETS = namesRead('secrets');
 
 /** What Probot reads from its environment and writes to .env when it creates the App. */
-const PROBOT = ['node_modules/probot/lib/bin/read-env-options.js', 'node_modules/@probot/get-private-key/dist-bundle/index.js', 'node_modules/probot/lib/manifest-creation.js'].map(read).join('\n');
+const PROBOT = [
+  'node_modules/probot/lib/bin/read-env-options.js',
+  'node_modules/@probot/get-private-key/dist-bundle/index.js',
+  'node_modules/probot/lib/manifest-creation.js',
+]
+  .map(read)
+  .join('\n');
 const PROBOT_ENV = new Set([...PROBOT.matchAll(/\benv\.([A-Z][A-Z0-9_]*)/g), ...PROBOT.matchAll(/^\s+([A-Z][A-Z0-9_]*): /gm)].map((m) => m[1]!));
 /** The environment the code reads. */
 const CODE_ENV = new Set([...appCode.matchAll(/\benv\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!));
 
 /** Every event something is started by: the App's, and each template's `on:`. */
-const EVENTS = new Set<string>([...APP_EVENT_NAMES, ...(manifest.default_events as string[]), ...TEMPLATES.flatMap((f) => Object.keys((parse(templateText.get(f)!) as { on: Record<string, unknown> }).on))]);
+const EVENTS = new Set<string>([
+  ...APP_EVENT_NAMES,
+  ...(manifest.default_events as string[]),
+  ...TEMPLATES.flatMap((f) => Object.keys((parse(templateText.get(f)!) as { on: Record<string, unknown> }).on)),
+]);
 const worker = parse(templateText.get('templates/workflows/harness-worker.yml')!) as { on: { workflow_dispatch: { inputs: Record<string, unknown> } } };
 const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
 const configKeys = Object.keys(HarnessConfigSchema.shape);
@@ -91,7 +101,8 @@ function wrongName(name: string, before: string): string | undefined {
   const said = /\b(variable|secret)s?\s*$/.exec(before)?.[1];
   if (/^[A-Z][A-Z0-9_]*$/.test(name)) {
     const kind = VARIABLES.has(name) ? 'variable' : SECRETS.has(name) ? 'secret' : undefined;
-    if (said && kind !== said) return `${name} is called a ${said}, but no template reads ${said === 'variable' ? 'vars' : 'secrets'}.${name}${kind ? ` (it is a ${kind})` : ''}`;
+    if (said && kind !== said)
+      return `${name} is called a ${said}, but no template reads ${said === 'variable' ? 'vars' : 'secrets'}.${name}${kind ? ` (it is a ${kind})` : ''}`;
     if (kind || PROBOT_ENV.has(name) || CODE_ENV.has(name)) return undefined;
     return `${name} is no repository variable or secret a template reads, and nothing reads it from the environment`;
   }
@@ -118,7 +129,9 @@ function wrongName(name: string, before: string): string | undefined {
   }
   if (/^https?:\/\//.test(name)) {
     const path = name.replace(/^https?:\/\/[^/]+/, '');
-    return PROBOT.includes(`"${path}"`) || read('node_modules/probot/lib/server/server.js').includes(`"${path}"`) ? undefined : `Probot serves nothing at ${path}`;
+    return PROBOT.includes(`"${path}"`) || read('node_modules/probot/lib/server/server.js').includes(`"${path}"`)
+      ? undefined
+      : `Probot serves nothing at ${path}`;
   }
   if (name.includes('<')) {
     const said = new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]+>/g, '\\$\\{[^}]+\\}'));
@@ -127,10 +140,16 @@ function wrongName(name: string, before: string): string | undefined {
   const workflow = /^\.github\/workflows\/([\w.-]+)$/.exec(name);
   if (workflow) {
     const template = `templates/workflows/${workflow[1]}`;
-    const comments = templateText.get(template)?.split('\n').filter((l) => l.startsWith('#')).map((l) => l.replace(/^#\s?/, '')).join(' ');
+    const comments = templateText
+      .get(template)
+      ?.split('\n')
+      .filter((l) => l.startsWith('#'))
+      .map((l) => l.replace(/^#\s?/, ''))
+      .join(' ');
     return comments?.includes(`Copy this file to ${name}`) ? undefined : `no template says to copy itself to ${name}`;
   }
-  if (/^[\w.-]+\.yml$/.test(name)) return existsSync(join(ROOT, name)) || templateText.has(`templates/workflows/${name}`) ? undefined : `${name} is no file and no workflow template`;
+  if (/^[\w.-]+\.yml$/.test(name))
+    return existsSync(join(ROOT, name)) || templateText.has(`templates/workflows/${name}`) ? undefined : `${name} is no file and no workflow template`;
   if (/[/.]/.test(name)) {
     // A file of harness; else a path the code has as a string of its own, or a template as a value (uses: ./…).
     const path = name.replace(/\/$/, '');
@@ -138,7 +157,13 @@ function wrongName(name: string, before: string): string | undefined {
     const value = new RegExp(`(?:^|\\s)${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?$`, 'm');
     // (A bare word like `specs` the code may quote for anything: a path it names has a / or starts with a dot.)
     const pathLike = /\/|^\./.test(path);
-    if (existsSync(join(ROOT, path)) || (pathLike && quoted.test(appCode)) || [...templateText.values()].some((t) => value.test(t)) || (pathLike && quoted.test(read('node_modules/probot/lib/helpers/update-env.js')))) return undefined;
+    if (
+      existsSync(join(ROOT, path)) ||
+      (pathLike && quoted.test(appCode)) ||
+      [...templateText.values()].some((t) => value.test(t)) ||
+      (pathLike && quoted.test(read('node_modules/probot/lib/helpers/update-env.js')))
+    )
+      return undefined;
     return `${name} is no file of harness, and neither the templates nor the code name it`;
   }
   if (/^[a-z]+(_[a-z]+)+$/.test(name) && EVENTS.has(name)) return undefined;
@@ -216,19 +241,24 @@ describe('the diagram at the top of docs/github-app.md', () => {
 
   it('shows every event the App handles, workflow_dispatch, and no other', () => {
     // An event is a snake_case word, or one of the App's events by its name (push).
-    const events = new Set([...diagram.matchAll(/\b[a-z]+(?:_[a-z]+)*\b/g)].map((m) => m[0]).filter((w) => w.includes('_') || (APP_EVENT_NAMES as string[]).includes(w)));
+    const events = new Set(
+      [...diagram.matchAll(/\b[a-z]+(?:_[a-z]+)*\b/g)].map((m) => m[0]).filter((w) => w.includes('_') || (APP_EVENT_NAMES as string[]).includes(w)),
+    );
     expect([...events].sort()).toEqual([...APP_EVENT_NAMES, 'workflow_dispatch'].sort());
   });
 
   it('names workflows, check runs, branches, actions and agents that exist', () => {
     const wrong: string[] = [];
-    for (const file of diagram.match(/(?<![\w/.-])[\w.-]+\.yml\b/g) ?? []) if (file !== 'app.yml' && !templateText.has(`templates/workflows/${file}`)) wrong.push(`${file} is no workflow template`);
+    for (const file of diagram.match(/(?<![\w/.-])[\w.-]+\.yml\b/g) ?? [])
+      if (file !== 'app.yml' && !templateText.has(`templates/workflows/${file}`)) wrong.push(`${file} is no workflow template`);
     // Each of harness's check runs, by its name (a plan's and a phase's with their ids' shapes), and no other.
     const checks = [SPEC_CHECK, planCheck('PP-NN'), phaseCheck('PP')];
     expect(diagram.match(/harness \/ [^,"]+/g)?.sort()).toEqual(checks.sort());
     for (const path of diagram.match(/\bactions\/\w+/g) ?? []) if (!existsSync(join(ROOT, path, 'action.yml'))) wrong.push(`${path} is no action`);
-    for (const path of diagram.match(/\.github\/[\w.]+|docs\/specs|\.harness\/knowledge|refs\/harness\//g) ?? []) if (!appCode.includes(path) && ![...templateText.values()].some((t) => t.includes(path))) wrong.push(`neither the code nor a template names ${path}`);
-    for (const branch of diagram.match(/harness\/SPEC\/[\w-]+/g) ?? []) if (![planBranch('SPEC', 'PP-NN'), planBranch('SPEC', 'phase-PP')].includes(branch)) wrong.push(`${branch} is no branch harness makes`);
+    for (const path of diagram.match(/\.github\/[\w.]+|docs\/specs|\.harness\/knowledge|refs\/harness\//g) ?? [])
+      if (!appCode.includes(path) && ![...templateText.values()].some((t) => t.includes(path))) wrong.push(`neither the code nor a template names ${path}`);
+    for (const branch of diagram.match(/harness\/SPEC\/[\w-]+/g) ?? [])
+      if (![planBranch('SPEC', 'PP-NN'), planBranch('SPEC', 'phase-PP')].includes(branch)) wrong.push(`${branch} is no branch harness makes`);
     expect(wrong).toEqual([]);
     const agents = /agent: ([a-z, ]+ or [a-z]+)/.exec(diagram)?.[1]?.split(/, | or /) ?? [];
     expect(agents.sort()).toEqual((HarnessConfigSchema.shape.agent.unwrap().options as string[]).slice().sort());
@@ -256,7 +286,13 @@ describe("app.yml's and the workflow templates' comments", () => {
       for (const m of comments.matchAll(/([\w.-]+(?:\/[\w.-]+)+\.md|[\w.-]+\.md(?=#))(?:#([\w-]+))?/g)) {
         links.push(`${file}: ${m[1]}${m[2] ? `#${m[2]}` : ''}`);
         if (!existsSync(join(ROOT, m[1]!))) wrong.push(`${file}: ${m[1]} does not exist`);
-        else if (m[2] && !read(m[1]!).split('\n').some((l) => /^#{1,6} /.test(l) && slug(l) === m[2])) wrong.push(`${file}: ${m[1]} has no heading #${m[2]}`);
+        else if (
+          m[2] &&
+          !read(m[1]!)
+            .split('\n')
+            .some((l) => /^#{1,6} /.test(l) && slug(l) === m[2])
+        )
+          wrong.push(`${file}: ${m[1]} has no heading #${m[2]}`);
       }
     }
     expect(links).toEqual(expect.arrayContaining(['app.yml: README.md#set-up-on-github']));

@@ -51,7 +51,10 @@ describe('the layers, as lint enforces them', () => {
   });
 
   it('keeps the worker away from the local runner and the App, and the App away from the runner', async () => {
-    const worker = await lintAs('app/worker-action/probe.ts', "import { runSpec } from '../runner/runner.js';\nimport app from '../github/app.js';\nexport const p = [runSpec, app];\n");
+    const worker = await lintAs(
+      'app/worker-action/probe.ts',
+      "import { runSpec } from '../runner/runner.js';\nimport app from '../github/app.js';\nexport const p = [runSpec, app];\n",
+    );
     expect(worker).toEqual([
       expect.stringContaining('app/worker-action may not depend on app/runner (the worker never imports the local runner or the App)'),
       expect.stringContaining('app/worker-action may not depend on app/github'),
@@ -61,17 +64,32 @@ describe('the layers, as lint enforces them', () => {
   });
 
   it('lets each area use what is below it', async () => {
-    expect(await lintAs('app/engine/lifecycle/probe.ts', "import { parseKnowledge } from '../knowledge/documents/parse.js';\nimport { loadSpec } from '../core/spec/load.js';\nexport const p = [parseKnowledge, loadSpec];\n")).toEqual([]);
-    expect(await lintAs('app/runner/probe.ts', "import { readFile } from 'node:fs/promises';\nimport { loadSpec } from '../engine/core/spec/load.js';\nexport const p = [readFile, loadSpec];\n")).toEqual([]);
+    expect(
+      await lintAs(
+        'app/engine/lifecycle/probe.ts',
+        "import { parseKnowledge } from '../knowledge/documents/parse.js';\nimport { loadSpec } from '../core/spec/load.js';\nexport const p = [parseKnowledge, loadSpec];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await lintAs(
+        'app/runner/probe.ts',
+        "import { readFile } from 'node:fs/promises';\nimport { loadSpec } from '../engine/core/spec/load.js';\nexport const p = [readFile, loadSpec];\n",
+      ),
+    ).toEqual([]);
   });
 
   it('orders the knowledge loop by stage, each stage on the ones before it and none after', () => {
     const stages = ['documents', 'signals', 'lessons', 'skills', 'genes', 'surfacing', 'spikes'].map((s) => `app/engine/knowledge/${s}`);
     for (const [i, stage] of stages.entries()) {
       expect(LAYERS[stage], stage).toBeDefined();
-      expect(LAYERS[stage]?.may.filter((area) => stages.includes(area) && stages.indexOf(area) >= i), stage).toEqual([]);
+      expect(
+        LAYERS[stage]?.may.filter((area) => stages.includes(area) && stages.indexOf(area) >= i),
+        stage,
+      ).toEqual([]);
     }
-    expect(forbidden('app/engine/knowledge/documents/probe.ts', '../lessons/reflect.js')).toContain('app/engine/knowledge/documents may not depend on app/engine/knowledge/lessons');
+    expect(forbidden('app/engine/knowledge/documents/probe.ts', '../lessons/reflect.js')).toContain(
+      'app/engine/knowledge/documents may not depend on app/engine/knowledge/lessons',
+    );
     expect(forbidden('app/engine/knowledge/lessons/probe.ts', '../signals/signal-record.js')).toBeUndefined();
   });
 

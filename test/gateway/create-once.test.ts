@@ -14,7 +14,11 @@ import { FakeGitHub } from '../helpers/github-repo.js';
  */
 
 const R = '/repos/Codertocat/Hello-World';
-const ISSUE = { title: '[01-01] Reset tokens', body: '<!-- harness:plan SPC-001/01-01 hash=0123456789abcdef -->\nMake reset tokens.', labels: ['harness:plan'] };
+const ISSUE = {
+  title: '[01-01] Reset tokens',
+  body: '<!-- harness:plan SPC-001/01-01 hash=0123456789abcdef -->\nMake reset tokens.',
+  labels: ['harness:plan'],
+};
 const LOOK = `GET ${R}/issues?creator=harness[bot]&state=all&sort=created&direction=desc&per_page=30`;
 let github: FakeGitHub;
 let gw: Gateway;
@@ -36,7 +40,7 @@ function loseAnswerOnce(method: string, path: string, fault: number | 'drop'): v
 }
 
 describe('an issue whose creation went unanswered', () => {
-  it.each([502, 'drop'] as const)('is found among the App\'s own when GitHub made it (%s after acting), and not made again', async (fault) => {
+  it.each([502, 'drop'] as const)("is found among the App's own when GitHub made it (%s after acting), and not made again", async (fault) => {
     loseAnswerOnce('POST', '/issues', fault);
 
     const created = await gw.createIssue(ISSUE);
@@ -106,7 +110,7 @@ describe('a sub-issue whose one GraphQL creation went unanswered', () => {
 });
 
 describe('a comment whose creation went unanswered', () => {
-  it('is found among the App\'s comments on the issue when GitHub made it, and not made again', async () => {
+  it("is found among the App's comments on the issue when GitHub made it, and not made again", async () => {
     github.issues.push({ id: 900_010, number: 10, title: 'Plan', body: '', labels: [], state: 'open', state_reason: null });
     loseAnswerOnce('POST', '/issues/10/comments', 502);
 
@@ -133,13 +137,25 @@ describe('a check run whose creation went unanswered', () => {
   });
 
   it('is made once more when GitHub answered 502 without making it; a finished run of an earlier attempt is not taken for it', async () => {
-    github.checkRuns.push({ id: 5, name: RUN.name, head_sha: SHA, external_id: RUN.external_id, status: 'completed', conclusion: 'failure', output: { title: null, summary: null, text: null }, annotations: [] });
+    github.checkRuns.push({
+      id: 5,
+      name: RUN.name,
+      head_sha: SHA,
+      external_id: RUN.external_id,
+      status: 'completed',
+      conclusion: 'failure',
+      output: { title: null, summary: null, text: null },
+      annotations: [],
+    });
     let refused = false;
     github.fail = (m, url) => (!refused && m === 'POST' && url === `${R}/check-runs` ? ((refused = true), 502) : undefined);
 
     const run = await gw.createCheckRun(RUN);
 
-    expect(github.checkRuns.map((r) => [r.id, r.status])).toEqual([[5, 'completed'], [run.id, 'in_progress']]);
+    expect(github.checkRuns.map((r) => [r.id, r.status])).toEqual([
+      [5, 'completed'],
+      [run.id, 'in_progress'],
+    ]);
     expect(github.log()).toEqual([`POST ${R}/check-runs`, LOOK_RUNS, `POST ${R}/check-runs`]);
   });
 });
@@ -147,7 +163,10 @@ describe('a check run whose creation went unanswered', () => {
 describe('a worker dispatch whose answer was lost', () => {
   const INPUTS = { spec: 'SPC-001', plan: '01-01', resume: false };
   const DISPATCH = `POST ${R}/actions/workflows/harness-worker.yml/dispatches`;
-  const LOOK_RUNS = [`GET ${R}/actions/workflows/harness-worker.yml/runs?status=queued&per_page=100`, `GET ${R}/actions/workflows/harness-worker.yml/runs?status=in_progress&per_page=100`];
+  const LOOK_RUNS = [
+    `GET ${R}/actions/workflows/harness-worker.yml/runs?status=queued&per_page=100`,
+    `GET ${R}/actions/workflows/harness-worker.yml/runs?status=in_progress&per_page=100`,
+  ];
   beforeEach(() => void (github.runsOnDispatch = true));
 
   it.each([502, 'drop'] as const)('is the run GitHub started (%s after acting), found by its title: one worker, never two', async (fault) => {
@@ -156,7 +175,11 @@ describe('a worker dispatch whose answer was lost', () => {
     const run = await gw.dispatchWorker('master', INPUTS);
 
     expect(github.dispatches).toHaveLength(1);
-    expect(run).toEqual({ id: 7_000_001, url: `https://api.github.com${R}/actions/runs/7000001`, htmlUrl: `https://github.com${R.replace('/repos', '')}/actions/runs/7000001` });
+    expect(run).toEqual({
+      id: 7_000_001,
+      url: `https://api.github.com${R}/actions/runs/7000001`,
+      htmlUrl: `https://github.com${R.replace('/repos', '')}/actions/runs/7000001`,
+    });
     expect(github.log()).toEqual([DISPATCH, ...LOOK_RUNS]);
   });
 

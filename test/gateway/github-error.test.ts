@@ -34,10 +34,13 @@ afterEach(() => {
 });
 
 describe('a refusal names the permission to grant, for the token that was refused', () => {
-  it('403 on the worker\'s token: the `permissions:` its workflow job must grant', async () => {
+  it("403 on the worker's token: the `permissions:` its workflow job must grant", async () => {
     scope = nock('https://api.github.com')
       .post(`${R}/issues/4/labels`, { labels: ['status:checkpoint'] })
-      .reply(403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/issues/labels#add-labels-to-an-issue' });
+      .reply(403, {
+        message: 'Resource not accessible by integration',
+        documentation_url: 'https://docs.github.com/rest/issues/labels#add-labels-to-an-issue',
+      });
 
     const e = await failure(github('workflow').setStatus({ number: 4, labels: [], body: null }, 'checkpoint'));
 
@@ -49,21 +52,28 @@ describe('a refusal names the permission to grant, for the token that was refuse
   });
 
   it('404 on a read by the worker: missing, or not visible without the read permission', async () => {
-    scope = nock('https://api.github.com').get(`${R}/pulls`).query({ head: 'octo-org:harness/SPC-007/01-01', base: 'main', state: 'open', per_page: '100' }).reply(404, { message: 'Not Found' });
+    scope = nock('https://api.github.com')
+      .get(`${R}/pulls`)
+      .query({ head: 'octo-org:harness/SPC-007/01-01', base: 'main', state: 'open', per_page: '100' })
+      .reply(404, { message: 'Not Found' });
 
     const e = await failure(github('workflow').openPullRequest({ head: 'harness/SPC-007/01-01', base: 'main', title: 't', body: 'b' }));
 
     expect(e).toMatchObject({ status: 404, kind: 'not-found', route: 'GET /repos/{owner}/{repo}/pulls' });
-    expect(e.hint).toBe("Either it does not exist, or the worker workflow's job must grant `pull-requests: read` in `permissions:` (templates/workflows/harness-worker.yml grants contents, pull-requests and issues write)");
+    expect(e.hint).toBe(
+      "Either it does not exist, or the worker workflow's job must grant `pull-requests: read` in `permissions:` (templates/workflows/harness-worker.yml grants contents, pull-requests and issues write)",
+    );
   });
 
-  it('403 on the App\'s token: the permission app.yml must ask for, and an owner accept', async () => {
+  it("403 on the App's token: the permission app.yml must ask for, and an owner accept", async () => {
     scope = nock('https://api.github.com').post(`${R}/check-runs`).reply(403, { message: 'Resource not accessible by integration' });
 
     const e = await failure(github('app').createCheckRun({ name: 'harness / spec', head_sha: 'a'.repeat(40), status: 'in_progress' }));
 
     expect(e).toMatchObject({ status: 403, kind: 'forbidden', route: 'POST /repos/{owner}/{repo}/check-runs' });
-    expect(e.hint).toBe("The App needs `checks: write` (app.yml, default_permissions) and must be installed on this repository; after a permission is added, an owner accepts it in the installation's settings");
+    expect(e.hint).toBe(
+      "The App needs `checks: write` (app.yml, default_permissions) and must be installed on this repository; after a permission is added, an owner accepts it in the installation's settings",
+    );
   });
 
   it('401: the token itself was refused', async () => {
@@ -95,7 +105,11 @@ describe('a 422 says what it usually means for that route', () => {
 
   it('a workflow dispatch: no `workflow_dispatch` on that ref, or an input it does not declare', async () => {
     scope = nock('https://api.github.com')
-      .post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'main', inputs: { spec: 'SPC-007', plan: '01-01', resume: 'false' }, return_run_details: true })
+      .post(`${R}/actions/workflows/harness-worker.yml/dispatches`, {
+        ref: 'main',
+        inputs: { spec: 'SPC-007', plan: '01-01', resume: 'false' },
+        return_run_details: true,
+      })
       .reply(422, { message: "Workflow does not have 'workflow_dispatch' trigger" });
 
     const e = await failure(github('app').dispatchWorker('main', { spec: 'SPC-007', plan: '01-01', resume: false }));
@@ -110,7 +124,7 @@ describe('a 422 says what it usually means for that route', () => {
   });
 });
 
-describe('rate limits, GitHub\'s own failures, and what is no HTTP failure', () => {
+describe("rate limits, GitHub's own failures, and what is no HTTP failure", () => {
   it('403 with the hourly limit spent: when it resets', async () => {
     scope = nock('https://api.github.com')
       .get(`${R}/labels`)
@@ -134,8 +148,11 @@ describe('rate limits, GitHub\'s own failures, and what is no HTTP failure', () 
     expect(e.hint).toBe("GitHub's secondary rate limit: too many requests too fast; wait 30 seconds before writing again");
   });
 
-  it('a 5xx is GitHub\'s failure: no hint but trying again, and a person reads only GitHub\'s reason', async () => {
-    scope = nock('https://api.github.com').get(`${R}/issues`).query({ labels: 'harness:plan,spec:SPC-007', state: 'all', direction: 'asc', per_page: '100' }).reply(502, { message: 'Server Error' });
+  it("a 5xx is GitHub's failure: no hint but trying again, and a person reads only GitHub's reason", async () => {
+    scope = nock('https://api.github.com')
+      .get(`${R}/issues`)
+      .query({ labels: 'harness:plan,spec:SPC-007', state: 'all', direction: 'asc', per_page: '100' })
+      .reply(502, { message: 'Server Error' });
 
     const e = await failure(github('app').planIssues('SPC-007'));
 

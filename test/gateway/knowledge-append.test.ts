@@ -69,10 +69,17 @@ describe('appendKnowledge', () => {
     const head = github.branches.get(BRANCH)!;
     expect(github.parents(head)).toEqual([BASE]);
     expect(github.files(BRANCH)).toEqual({ 'README.md': '# Hello\n', '.harness/knowledge/log.md': 'first\n' });
-    expect(github.pullRequests[0]).toMatchObject({ head: BRANCH, base: 'master', title: 'Signals of SPC-007', body: 'What happened.', labels: ['harness:knowledge', 'signal'], state: 'open' });
+    expect(github.pullRequests[0]).toMatchObject({
+      head: BRANCH,
+      base: 'master',
+      title: 'Signals of SPC-007',
+      body: 'What happened.',
+      labels: ['harness:knowledge', 'signal'],
+      state: 'open',
+    });
   });
 
-  it('appends a commit on the open PR\'s branch, moving the ref forward only, and opens nothing', async () => {
+  it("appends a commit on the open PR's branch, moving the ref forward only, and opens nothing", async () => {
     await store().appendKnowledge(line('first'));
     const first = github.branches.get(BRANCH)!;
     before = github.requests.length;
@@ -112,7 +119,7 @@ describe('appendKnowledge', () => {
     expect(github.log(before).filter((r) => r.startsWith('POST'))).toEqual([]);
   });
 
-  it('builds again on the other writer\'s commit when the branch moved under it: both land', async () => {
+  it("builds again on the other writer's commit when the branch moved under it: both land", async () => {
     await store().appendKnowledge(line('first'));
     before = github.requests.length;
     // Another job finishing at the same moment: its commit lands between this one's read and its ref update.
@@ -185,7 +192,7 @@ describe('appendKnowledge', () => {
     ]);
   });
 
-  it('hands build the open PR\'s opening time, for the per-phase cap', async () => {
+  it("hands build the open PR's opening time, for the per-phase cap", async () => {
     github.now = () => new Date('2024-05-01T10:00:00Z');
     await store().appendKnowledge(line('first'));
     const opened: (string | undefined)[] = [];

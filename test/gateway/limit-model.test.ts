@@ -21,10 +21,12 @@ const PATCH_CHECK = classify('PATCH', '/repos/o/r/check-runs/41');
 const CREATE_ISSUE = classify('POST', '/repos/o/r/issues');
 const READ = classify('GET', '/repos/o/r/issues/12');
 
-describe('how a request counts against GitHub\'s limits', () => {
+describe("how a request counts against GitHub's limits", () => {
   it('names the endpoint by its route, whatever the ids, shas and names in it', () => {
     expect(routeOf('/repos/Codertocat/Hello-World/issues/12/labels/status%3Aready?x=1')).toBe('/repos/{owner}/{repo}/issues/{n}/labels/{name}');
-    expect(routeOf('https://api.github.com/repos/o/r/commits/6dcb09b5b57875f334f61aebed695e2e4193db5e/check-runs')).toBe('/repos/{owner}/{repo}/commits/{ref}/check-runs');
+    expect(routeOf('https://api.github.com/repos/o/r/commits/6dcb09b5b57875f334f61aebed695e2e4193db5e/check-runs')).toBe(
+      '/repos/{owner}/{repo}/commits/{ref}/check-runs',
+    );
     expect(routeOf('https://ghe.example/api/v3/repos/o/r/git/refs/heads/harness/SPC-1/01-01')).toBe('/repos/{owner}/{repo}/git/refs/{ref}');
     expect(routeOf('/repos/o/r/commits/heads%2Fharness%2FSPC-1%2F01-01/check-runs?check_name=x')).toBe('/repos/{owner}/{repo}/commits/{ref}/check-runs');
     expect(routeOf('/repos/o/r/commits/heads/harness/SPC-1/01-01/check-runs')).toBe('/repos/{owner}/{repo}/commits/{ref}/check-runs');
@@ -38,25 +40,56 @@ describe('how a request counts against GitHub\'s limits', () => {
   });
 
   it('counts as content-generating what GitHub marks so, and a sub-issue or a commit made through the API to be safe', () => {
-    for (const [m, u] of [['POST', '/repos/o/r/issues'], ['POST', '/repos/o/r/issues/3/comments'], ['POST', '/repos/o/r/pulls'], ['PUT', '/repos/o/r/pulls/4/merge'], ['POST', '/repos/o/r/issues/3/sub_issues'], ['PUT', '/repos/o/r/contents/a/b.md'], ['POST', '/repos/o/r/git/commits']] as const) {
+    for (const [m, u] of [
+      ['POST', '/repos/o/r/issues'],
+      ['POST', '/repos/o/r/issues/3/comments'],
+      ['POST', '/repos/o/r/pulls'],
+      ['PUT', '/repos/o/r/pulls/4/merge'],
+      ['POST', '/repos/o/r/issues/3/sub_issues'],
+      ['PUT', '/repos/o/r/contents/a/b.md'],
+      ['POST', '/repos/o/r/git/commits'],
+    ] as const) {
       expect(classify(m, u).content, `${m} ${u}`).toBe(true);
     }
   });
 
   it('reads a GraphQL request by its document: a query reads, a mutation writes, and one that creates an issue or a comment is content', () => {
-    expect(classify('POST', '/graphql', { query: 'query Blobs($owner: String!) { repository(owner: $owner, name: "r") { id } }' })).toEqual({ endpoint: 'POST /graphql', points: 1, write: false, content: false });
-    expect(classify('POST', '/graphql', { query: 'mutation SetStatuses($i0: ID!) {\n  add0: addLabelsToLabelable(input: {labelableId: $i0, labelIds: []}) { clientMutationId }\n}' })).toEqual({ endpoint: 'POST /graphql', points: 5, write: true, content: false });
-    expect(classify('POST', '/graphql', { query: 'mutation CreatePlanIssue($input: CreateIssueInput!) { createIssue(input: $input) { issue { number } } }' })).toMatchObject({ write: true, content: true });
-    expect(classify('POST', '/graphql', { query: 'mutation { addComment(input: {subjectId: "I_1", body: "x"}) { clientMutationId } }' })).toMatchObject({ content: true });
+    expect(classify('POST', '/graphql', { query: 'query Blobs($owner: String!) { repository(owner: $owner, name: "r") { id } }' })).toEqual({
+      endpoint: 'POST /graphql',
+      points: 1,
+      write: false,
+      content: false,
+    });
+    expect(
+      classify('POST', '/graphql', {
+        query: 'mutation SetStatuses($i0: ID!) {\n  add0: addLabelsToLabelable(input: {labelableId: $i0, labelIds: []}) { clientMutationId }\n}',
+      }),
+    ).toEqual({ endpoint: 'POST /graphql', points: 5, write: true, content: false });
+    expect(
+      classify('POST', '/graphql', { query: 'mutation CreatePlanIssue($input: CreateIssueInput!) { createIssue(input: $input) { issue { number } } }' }),
+    ).toMatchObject({ write: true, content: true });
+    expect(classify('POST', '/graphql', { query: 'mutation { addComment(input: {subjectId: "I_1", body: "x"}) { clientMutationId } }' })).toMatchObject({
+      content: true,
+    });
   });
 
   it('paces every other write as a write on its endpoint, not as content: labels, links, check runs, refs, dispatches', () => {
-    for (const [m, u] of [['POST', '/repos/o/r/issues/3/labels'], ['DELETE', '/repos/o/r/issues/3/labels/status%3Aready'], ['PATCH', '/repos/o/r/issues/3'], ['POST', '/repos/o/r/issues/3/dependencies/blocked_by'], ['POST', '/repos/o/r/check-runs'], ['POST', '/repos/o/r/git/refs'], ['POST', '/repos/o/r/actions/workflows/harness-worker.yml/dispatches'], ['POST', '/app/installations/1/access_tokens'], ['POST', '/graphql']] as const) {
+    for (const [m, u] of [
+      ['POST', '/repos/o/r/issues/3/labels'],
+      ['DELETE', '/repos/o/r/issues/3/labels/status%3Aready'],
+      ['PATCH', '/repos/o/r/issues/3'],
+      ['POST', '/repos/o/r/issues/3/dependencies/blocked_by'],
+      ['POST', '/repos/o/r/check-runs'],
+      ['POST', '/repos/o/r/git/refs'],
+      ['POST', '/repos/o/r/actions/workflows/harness-worker.yml/dispatches'],
+      ['POST', '/app/installations/1/access_tokens'],
+      ['POST', '/graphql'],
+    ] as const) {
       expect(classify(m, u), `${m} ${u}`).toMatchObject({ content: false, write: true, points: 5 });
     }
   });
 
-  it('counts every endpoint GitHub\'s REST description says triggers notifications, in every copy of @octokit/openapi-types installed', () => {
+  it("counts every endpoint GitHub's REST description says triggers notifications, in every copy of @octokit/openapi-types installed", () => {
     const marked = notificationEndpoints();
     // The description has them (issues, comments, pull requests, reviews, merges, releases, ...): a parse that found none proves nothing.
     expect(marked.length).toBeGreaterThanOrEqual(15);
@@ -212,6 +245,8 @@ describe('HARNESS_APP_REQUESTS_PER_HOUR', () => {
     expect(requestsPerHour({})).toBe(2_400);
     expect(requestsPerHour({ HARNESS_APP_REQUESTS_PER_HOUR: '4000' })).toBe(4_000);
     expect(requestsPerHour({ HARNESS_APP_REQUESTS_PER_HOUR: '0' })).toBe(0);
-    expect(() => requestsPerHour({ HARNESS_APP_REQUESTS_PER_HOUR: 'lots' })).toThrow('HARNESS_APP_REQUESTS_PER_HOUR is "lots": give a whole number of requests an hour (0 turns pacing off)');
+    expect(() => requestsPerHour({ HARNESS_APP_REQUESTS_PER_HOUR: 'lots' })).toThrow(
+      'HARNESS_APP_REQUESTS_PER_HOUR is "lots": give a whole number of requests an hour (0 turns pacing off)',
+    );
   });
 });

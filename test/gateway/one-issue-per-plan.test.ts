@@ -48,7 +48,10 @@ async function duplicateCase(): Promise<FakeGitHub> {
   github.commit(BASE, { 'README.md': '# Hello\n' });
   github.commit(HEAD, files(PLANS));
   github.branches.set(OPENED.pull_request.base.ref, BASE);
-  github.pulls.set(SPEC_PR, { base: { ref: OPENED.pull_request.base.ref, full_name: 'Codertocat/Hello-World' }, head: { ref: OPENED.pull_request.head.ref, full_name: 'Codertocat/Hello-World' } });
+  github.pulls.set(SPEC_PR, {
+    base: { ref: OPENED.pull_request.base.ref, full_name: 'Codertocat/Hello-World' },
+    head: { ref: OPENED.pull_request.head.ref, full_name: 'Codertocat/Hello-World' },
+  });
   github.roles.set('Codertocat', 'write');
   // #9 is the spec's tracking issue, made first; the plan issues follow.
   github.nextIssue = 9;
@@ -93,7 +96,7 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
     expect(github.issue(12)).toMatchObject({ state: 'closed', state_reason: 'duplicate', title: '[01-01] Reset tokens' });
   });
 
-  it('a scheduling round reads #10 as the plan\'s, failed, and the status comment says so', async () => {
+  it("a scheduling round reads #10 as the plan's, failed, and the status comment says so", async () => {
     const payload = webhookExample<Record<string, Record<string, unknown>>>('check_run', (p) => p.action === 'completed');
     Object.assign(payload.check_run!, { name: 'harness / plan 01-01', external_id: 'SPC-042/01-01' });
 
@@ -155,7 +158,7 @@ describe('a plan with an issue closed as its duplicate: everyone takes the same 
     expect(github.refs.get(`refs/harness/kept/SPC-042/01-01/${head.slice(0, 12)}`)).toBe(head);
   });
 
-  it('the worker\'s forge takes #10, and sets its status there', async () => {
+  it("the worker's forge takes #10, and sets its status there", async () => {
     const forge = workerForge(testOctokit('worker-token').request, { owner: github.owner, repo: github.repo }, 'harness[bot]');
 
     const issue = (await forge.planIssues('SPC-042')).byPlan.get('01-01')!;

@@ -36,7 +36,14 @@ function issue(number: number, plan: string) {
 }
 
 function comment(id: number, body: string) {
-  return { id, body, user: { login: 'harness[bot]', type: 'Bot' }, author_association: 'NONE', created_at: '2024-05-01T12:00:00Z', html_url: `https://github.com/octo-org/widgets/issues/3#issuecomment-${id}` };
+  return {
+    id,
+    body,
+    user: { login: 'harness[bot]', type: 'Bot' },
+    author_association: 'NONE',
+    created_at: '2024-05-01T12:00:00Z',
+    html_url: `https://github.com/octo-org/widgets/issues/3#issuecomment-${id}`,
+  };
 }
 
 let scope: nock.Scope;
@@ -67,7 +74,10 @@ describe('lists, page after page', () => {
 
     const { listed, byPlan } = await github().planIssues('SPC-007');
 
-    expect(requests).toEqual([`GET ${R}/issues?labels=harness:plan,spec:SPC-007&state=all&direction=asc&per_page=100`, `GET ${R}/issues?labels=harness:plan,spec:SPC-007&state=all&direction=asc&per_page=100&page=2`]);
+    expect(requests).toEqual([
+      `GET ${R}/issues?labels=harness:plan,spec:SPC-007&state=all&direction=asc&per_page=100`,
+      `GET ${R}/issues?labels=harness:plan,spec:SPC-007&state=all&direction=asc&per_page=100&page=2`,
+    ]);
     expect(listed.map((i) => i.number)).toEqual([12, 10]);
     expect([...byPlan].map(([plan, i]) => [plan, i.number])).toEqual([
       ['01-02', 12],
@@ -115,7 +125,11 @@ describe('lists, page after page', () => {
     api()
       .get(runs)
       .query({ status: 'queued', per_page: '100' })
-      .reply(200, { total_count: 2, workflow_runs: [{ id: 1, display_title: 'harness SPC-007/01-01', status: 'queued' }] }, next(runs, 'status=queued&per_page=100&page=2'))
+      .reply(
+        200,
+        { total_count: 2, workflow_runs: [{ id: 1, display_title: 'harness SPC-007/01-01', status: 'queued' }] },
+        next(runs, 'status=queued&per_page=100&page=2'),
+      )
       .get(runs)
       .query({ status: 'queued', per_page: '100', page: '2' })
       .reply(200, { total_count: 2, workflow_runs: [{ id: 2, display_title: 'harness SPC-007/01-02', status: 'queued' }] })

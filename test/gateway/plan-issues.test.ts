@@ -68,7 +68,7 @@ function listed(...fixtures: Fixture[]): void {
     .reply(200, fixtures.sort((a, b) => b.number - a.number).map(issue));
 }
 
-describe('the plan\'s issue, for the App and for the worker alike', () => {
+describe("the plan's issue, for the App and for the worker alike", () => {
   it('open #10 failed and #12 closed as its duplicate: #10, and nothing left to close', async () => {
     listed({ number: 10, plan: '01-01', status: 'failed' }, { number: 12, plan: '01-01', status: 'failed', closed: 'duplicate' });
 
@@ -101,7 +101,7 @@ describe('the plan\'s issue, for the App and for the worker alike', () => {
     });
   });
 
-  it('an issue another App\'s bot, GitHub Actions or a person opened is never a plan\'s, however marked and labelled (issue 36, 2)', async () => {
+  it("an issue another App's bot, GitHub Actions or a person opened is never a plan's, however marked and labelled (issue 36, 2)", async () => {
     const others = [
       { number: 5, plan: '01-01', status: 'verified', closed: 'completed' as const, user: { login: 'renovate[bot]', type: 'Bot' as const } },
       { number: 6, plan: '01-01', status: 'verified', closed: 'completed' as const, user: { login: 'github-actions[bot]', type: 'Bot' as const } },
@@ -118,7 +118,7 @@ describe('the plan\'s issue, for the App and for the worker alike', () => {
     expect((await forge.planIssues('SPC-007')).listed.map((i) => i.number)).toEqual([12]);
   });
 
-  it('the oldest issue is the plan\'s even closed as a duplicate: the App closes only later copies, and anyone with the triage role can close one', async () => {
+  it("the oldest issue is the plan's even closed as a duplicate: the App closes only later copies, and anyone with the triage role can close one", async () => {
     listed({ number: 10, plan: '01-01', closed: 'duplicate' }, { number: 12, plan: '01-01', status: 'running' });
 
     expect((await github().planIssues('SPC-007')).byPlan.get('01-01')?.number).toBe(10);
@@ -128,7 +128,7 @@ describe('the plan\'s issue, for the App and for the worker alike', () => {
 describe('a status written the race-safe way, and only when it changes', () => {
   const labels = ['harness:plan', 'spec:SPC-007', 'good first issue'];
 
-  it('the App\'s record first, on the marker line (one PATCH of the body), then the label, its view', async () => {
+  it("the App's record first, on the marker line (one PATCH of the body), then the label, its view", async () => {
     const body = '<!-- harness:plan SPC-007/01-01 hash=0123456789abcdef status=queued -->\nThe plan.';
     const after = '<!-- harness:plan SPC-007/01-01 hash=0123456789abcdef status=running -->\nThe plan.';
     api()
@@ -139,46 +139,67 @@ describe('a status written the race-safe way, and only when it changes', () => {
       .delete(`${R}/issues/5/labels/status%3Aready`)
       .reply(200, []);
 
-    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'], body }, 'running')).toEqual({ labels: [...labels, 'status:running'], body: after });
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'], body }, 'running')).toEqual({
+      labels: [...labels, 'status:running'],
+      body: after,
+    });
     expect(requests).toEqual([`PATCH ${R}/issues/5`, `POST ${R}/issues/5/labels`, `DELETE ${R}/issues/5/labels/status:ready`]);
   });
 
   it('ready and blocked are one record: moving between them writes the label alone', async () => {
     const body = '<!-- harness:plan SPC-007/01-01 hash=0123456789abcdef status=queued -->';
-    api().post(`${R}/issues/5/labels`, { labels: ['status:blocked'] }).reply(200, []).delete(`${R}/issues/5/labels/status%3Aready`).reply(200, []);
+    api()
+      .post(`${R}/issues/5/labels`, { labels: ['status:blocked'] })
+      .reply(200, [])
+      .delete(`${R}/issues/5/labels/status%3Aready`)
+      .reply(200, []);
 
-    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'], body }, 'blocked')).toEqual({ labels: [...labels, 'status:blocked'], body });
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'], body }, 'blocked')).toEqual({
+      labels: [...labels, 'status:blocked'],
+      body,
+    });
     expect(requests).toEqual([`POST ${R}/issues/5/labels`, `DELETE ${R}/issues/5/labels/status:ready`]);
   });
 
   it('the status it has already, and no other: no request', async () => {
     api();
-    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'], body: null }, 'ready')).toEqual({ labels: [...labels, 'status:ready'], body: null });
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'], body: null }, 'ready')).toEqual({
+      labels: [...labels, 'status:ready'],
+      body: null,
+    });
     expect(requests).toEqual([]);
   });
 
   it('no status yet: the label added, nothing to remove', async () => {
-    api().post(`${R}/issues/5/labels`, { labels: ['status:ready'] }).reply(200, []);
+    api()
+      .post(`${R}/issues/5/labels`, { labels: ['status:ready'] })
+      .reply(200, []);
 
     expect(await github().setStatus({ number: 5, labels, body: null }, 'ready')).toEqual({ labels: [...labels, 'status:ready'], body: null });
     expect(requests).toEqual([`POST ${R}/issues/5/labels`]);
   });
 
-  it('another status: the new one added first, then the old one removed, people\'s labels never sent', async () => {
+  it("another status: the new one added first, then the old one removed, people's labels never sent", async () => {
     api()
       .post(`${R}/issues/5/labels`, { labels: ['status:running'] })
       .reply(200, [])
       .delete(`${R}/issues/5/labels/status%3Aready`)
       .reply(200, []);
 
-    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'], body: null }, 'running')).toEqual({ labels: [...labels, 'status:running'], body: null });
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready'], body: null }, 'running')).toEqual({
+      labels: [...labels, 'status:running'],
+      body: null,
+    });
     expect(requests).toEqual([`POST ${R}/issues/5/labels`, `DELETE ${R}/issues/5/labels/status:ready`]);
   });
 
   it('the status it has, beside a stray one: only the stray one removed', async () => {
     api().delete(`${R}/issues/5/labels/status%3Ablocked`).reply(200, []);
 
-    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready', 'status:blocked'], body: null }, 'ready')).toEqual({ labels: [...labels, 'status:ready'], body: null });
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:ready', 'status:blocked'], body: null }, 'ready')).toEqual({
+      labels: [...labels, 'status:ready'],
+      body: null,
+    });
     expect(requests).toEqual([`DELETE ${R}/issues/5/labels/status:blocked`]);
   });
 
@@ -188,7 +209,10 @@ describe('a status written the race-safe way, and only when it changes', () => {
       .reply(200, [])
       .delete(`${R}/issues/5/labels/status%3Arunning`)
       .reply(404, { message: 'Label does not exist' });
-    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:running'], body: null }, 'failed')).toEqual({ labels: [...labels, 'status:failed'], body: null });
+    expect(await github().setStatus({ number: 5, labels: [...labels, 'status:running'], body: null }, 'failed')).toEqual({
+      labels: [...labels, 'status:failed'],
+      body: null,
+    });
 
     scope
       .post(`${R}/issues/6/labels`, { labels: ['status:failed'] })

@@ -51,14 +51,15 @@ const record = (number: number) => /status=(\w+)/.exec(github.issue(number).body
 beforeEach(() => {
   nock.disableNetConnect();
   github = new FakeGitHub();
-  for (const status of ['ready', 'running', 'blocked', 'checkpoint', 'verified', 'failed']) github.labels.push({ name: `status:${status}`, color: '0e8a16', description: null });
+  for (const status of ['ready', 'running', 'blocked', 'checkpoint', 'verified', 'failed'])
+    github.labels.push({ name: `status:${status}`, color: '0e8a16', description: null });
   github.install();
 });
 afterEach(() => {
   nock.cleanAll();
 });
 
-describe('a round\'s status writes, after the list it read', () => {
+describe("a round's status writes, after the list it read", () => {
   it('two plans started and one unblocked: one request, the two records first, then per issue the new label added and the old removed, in that order', async () => {
     plan(1, 'ready');
     plan(2, 'ready');
@@ -78,9 +79,25 @@ describe('a round\'s status writes, after the list it read', () => {
     // Ready to blocked is no change of record (both queued): only the started plans' bodies are written, before any label.
     expect(github.log(from)).toEqual(['POST /graphql']);
     const query = (github.requests.at(-1)!.body as { query: string }).query;
-    expect([...query.matchAll(/(record|add|remove)\d+: (\w+)/g)].map((m) => m[2])).toEqual(['updateIssue', 'updateIssue', 'addLabelsToLabelable', 'removeLabelsFromLabelable', 'addLabelsToLabelable', 'removeLabelsFromLabelable', 'addLabelsToLabelable', 'removeLabelsFromLabelable']);
+    expect([...query.matchAll(/(record|add|remove)\d+: (\w+)/g)].map((m) => m[2])).toEqual([
+      'updateIssue',
+      'updateIssue',
+      'addLabelsToLabelable',
+      'removeLabelsFromLabelable',
+      'addLabelsToLabelable',
+      'removeLabelsFromLabelable',
+      'addLabelsToLabelable',
+      'removeLabelsFromLabelable',
+    ]);
     expect([1, 2, 3].map(record)).toEqual(['running', 'running', 'queued']);
-    expect(github.labelMutations(from)).toEqual(['#1 +status:running', '#1 -status:ready', '#2 +status:running', '#2 -status:ready', '#3 +status:ready', '#3 -status:blocked']);
+    expect(github.labelMutations(from)).toEqual([
+      '#1 +status:running',
+      '#1 -status:ready',
+      '#2 +status:running',
+      '#2 -status:ready',
+      '#3 +status:ready',
+      '#3 -status:blocked',
+    ]);
     expect(github.statuses.at(-1)).toBe(200);
     expect((github.requests.at(-1)!.body as { query: string }).query).toMatch(/^mutation SetStatuses\(/);
     expect(github.issue(1).labels).toEqual(['harness:plan', 'spec:SPC-001', 'phase:01', 'status:running']);
@@ -120,7 +137,12 @@ describe('a round\'s status writes, after the list it read', () => {
 
   it('issues the gateway has not read go by REST, two requests each (a record written is a read: its answer names the issue)', async () => {
     plan(1, 'ready');
-    const gw = client(new Map([['status:blocked', labelNodeId('status:blocked')], ['status:ready', labelNodeId('status:ready')]]));
+    const gw = client(
+      new Map([
+        ['status:blocked', labelNodeId('status:blocked')],
+        ['status:ready', labelNodeId('status:ready')],
+      ]),
+    );
 
     // Ready to blocked leaves the record (queued) as it is: nothing read the issue.
     await gw.setStatus(read(1), 'blocked');
@@ -201,7 +223,12 @@ describe('when GitHub refuses a mutation', () => {
       { issue: read(2), status: 'ready' },
     ]);
 
-    expect(github.log(from).filter((l) => l !== 'POST /graphql')).toEqual([`POST ${R}/issues/1/labels`, `DELETE ${R}/issues/1/labels/status:ready`, `POST ${R}/issues/2/labels`, `DELETE ${R}/issues/2/labels/status:blocked`]);
+    expect(github.log(from).filter((l) => l !== 'POST /graphql')).toEqual([
+      `POST ${R}/issues/1/labels`,
+      `DELETE ${R}/issues/1/labels/status:ready`,
+      `POST ${R}/issues/2/labels`,
+      `DELETE ${R}/issues/2/labels/status:blocked`,
+    ]);
     expect(github.issues.map((i) => i.labels.filter((l) => l.startsWith('status:')))).toEqual([['status:blocked'], ['status:ready']]);
   });
 });
@@ -256,7 +283,10 @@ describe('a worker moving its plan from running to verified as it ends', () => {
     await gw.planIssues('SPC-001');
     // A /harness retry while the plan ran: queued again.
     github.issue(1).body = github.issue(1).body!.replace('status=running', 'status=queued');
-    github.issue(1).labels = github.issue(1).labels.filter((l) => l !== 'status:running').concat('status:ready');
+    github.issue(1).labels = github
+      .issue(1)
+      .labels.filter((l) => l !== 'status:running')
+      .concat('status:ready');
     const from = github.requests.length;
 
     expect(await gw.moveStatus(1, 'running', 'verified')).toBe('changed');
@@ -271,7 +301,10 @@ describe('a worker moving its plan from running to verified as it ends', () => {
     plan(2, 'verified');
     const gw = client();
     await gw.planIssues('SPC-001');
-    github.issue(1).labels = github.issue(1).labels.filter((l) => l !== 'status:running').concat('status:failed');
+    github.issue(1).labels = github
+      .issue(1)
+      .labels.filter((l) => l !== 'status:running')
+      .concat('status:failed');
 
     expect(await gw.moveStatus(1, 'running', 'verified')).toBe('moved');
 
@@ -291,7 +324,14 @@ describe('a worker moving its plan from running to verified as it ends', () => {
     expect(await gw.moveStatus(1, 'running', 'verified', addRuns)).toBe('moved');
     expect(await gw.moveStatus(2, 'running', 'verified', addRuns)).toBe('changed');
 
-    expect(github.log(from)).toEqual([`GET ${R}/issues/1`, `PATCH ${R}/issues/1`, `POST ${R}/issues/1/labels`, `DELETE ${R}/issues/1/labels/status:running`, `GET ${R}/issues/2`, `PATCH ${R}/issues/2`]);
+    expect(github.log(from)).toEqual([
+      `GET ${R}/issues/1`,
+      `PATCH ${R}/issues/1`,
+      `POST ${R}/issues/1/labels`,
+      `DELETE ${R}/issues/1/labels/status:running`,
+      `GET ${R}/issues/2`,
+      `PATCH ${R}/issues/2`,
+    ]);
     expect(github.issue(1).body!.split('\n')[0]).toMatch(/ status=verified runs=42\.1:1:2::::v:claude:::: -->$/);
     // An abort's failed stands; the run's account is kept all the same.
     expect(github.issue(2).body!.split('\n')[0]).toMatch(/ status=failed runs=42\.1:1:2::::v:claude:::: -->$/);

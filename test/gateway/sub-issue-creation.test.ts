@@ -14,7 +14,11 @@ const R = '/repos/Codertocat/Hello-World';
 let github: FakeGitHub;
 let gw: Gateway;
 
-const PLAN = { title: '[01-02] Reset tokens', body: '<!-- harness:plan SPC-001/01-02 hash=0123456789abcdef -->', labels: ['harness:plan', 'needs:01-01', 'phase:01', 'spec:SPC-001'] };
+const PLAN = {
+  title: '[01-02] Reset tokens',
+  body: '<!-- harness:plan SPC-001/01-02 hash=0123456789abcdef -->',
+  labels: ['harness:plan', 'needs:01-01', 'phase:01', 'spec:SPC-001'],
+};
 
 beforeEach(async () => {
   nock.disableNetConnect();
@@ -43,13 +47,29 @@ describe('creating plan issues under their phase issue', () => {
     const created = await gw.createSubIssue(PLAN, 10);
 
     expect(github.log(from)).toEqual(['POST /graphql']);
-    expect(github.writes(from)[0]!.body).toMatchObject({ variables: { input: { parentIssueId: 'I_900010', labelIds: PLAN.labels.map(labelNodeId), title: PLAN.title } } });
-    expect(created).toEqual({ id: 900_100, number: 100, title: PLAN.title, body: PLAN.body, labels: PLAN.labels, state: 'open', stateReason: null, url: `https://github.com/Codertocat/Hello-World/issues/100`, authorType: 'Bot', author: 'harness[bot]' });
+    expect(github.writes(from)[0]!.body).toMatchObject({
+      variables: { input: { parentIssueId: 'I_900010', labelIds: PLAN.labels.map(labelNodeId), title: PLAN.title } },
+    });
+    expect(created).toEqual({
+      id: 900_100,
+      number: 100,
+      title: PLAN.title,
+      body: PLAN.body,
+      labels: PLAN.labels,
+      state: 'open',
+      stateReason: null,
+      url: `https://github.com/Codertocat/Hello-World/issues/100`,
+      authorType: 'Bot',
+      author: 'harness[bot]',
+    });
     expect(github.subIssueNumbers(10)).toEqual([100]);
   });
 
   it('answers undefined, having created nothing, when the parent holds 100 sub-issues already: the caller creates by REST', async () => {
-    github.subIssues.set(10, Array.from({ length: 100 }, (_, i) => 1_000 + i));
+    github.subIssues.set(
+      10,
+      Array.from({ length: 100 }, (_, i) => 1_000 + i),
+    );
 
     expect(await gw.createSubIssue(PLAN, 10)).toBeUndefined();
 
@@ -68,7 +88,9 @@ describe('the limits', () => {
     const from = github.requests.length;
     await gw.createSubIssue(PLAN, 10);
     const { classify } = await import('../../app/gateway/limit-model.js');
-    expect(github.requests.slice(from).map((r) => classify(r.method, r.url, r.body))).toEqual([{ endpoint: 'POST /graphql', points: 5, write: true, content: true }]);
+    expect(github.requests.slice(from).map((r) => classify(r.method, r.url, r.body))).toEqual([
+      { endpoint: 'POST /graphql', points: 5, write: true, content: true },
+    ]);
     expect(github.log().some((l) => l.startsWith(`POST ${R}`))).toBe(false);
   });
 });

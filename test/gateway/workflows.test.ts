@@ -28,7 +28,11 @@ describe('dispatching the worker', () => {
   it('on github.com: the run as GitHub names it', async () => {
     scope = nock('https://api.github.com')
       .post(ROUTE, { ref: 'main', inputs: INPUTS, return_run_details: true })
-      .reply(200, { workflow_run_id: 42, run_url: `https://api.github.com${R}/actions/runs/42`, html_url: 'https://github.com/octo-org/widgets/actions/runs/42' });
+      .reply(200, {
+        workflow_run_id: 42,
+        run_url: `https://api.github.com${R}/actions/runs/42`,
+        html_url: 'https://github.com/octo-org/widgets/actions/runs/42',
+      });
 
     expect(await dispatchWorker(request(), repo, 'main', { spec: 'SPC-002', plan: '01-01', resume: false })).toEqual({
       id: 42,
@@ -39,7 +43,7 @@ describe('dispatching the worker', () => {
 
   it.each([
     [400, 'Invalid request.\n\n"return_run_details" is not a permitted key.'],
-    [422, 'Invalid request.\n\nFor \'properties/return_run_details\', true is not a permitted key.'],
+    [422, "Invalid request.\n\nFor 'properties/return_run_details', true is not a permitted key."],
   ])('on an older GHES that answers %i to the parameter: dispatched once more without it', async (status, message) => {
     scope = nock('https://api.github.com')
       .post(ROUTE, { ref: 'main', inputs: INPUTS, return_run_details: true })
@@ -53,9 +57,16 @@ describe('dispatching the worker', () => {
   it('tells the worker how many plans share the token; a workflow written before that input refuses it, and is dispatched once more without it', async () => {
     scope = nock('https://api.github.com')
       .post(ROUTE, { ref: 'main', inputs: { ...INPUTS, running: '64' }, return_run_details: true })
-      .reply(422, { message: 'Unexpected inputs provided: ["running"]', documentation_url: 'https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event' })
+      .reply(422, {
+        message: 'Unexpected inputs provided: ["running"]',
+        documentation_url: 'https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event',
+      })
       .post(ROUTE, { ref: 'main', inputs: INPUTS, return_run_details: true })
-      .reply(200, { workflow_run_id: 43, run_url: `https://api.github.com${R}/actions/runs/43`, html_url: 'https://github.com/octo-org/widgets/actions/runs/43' });
+      .reply(200, {
+        workflow_run_id: 43,
+        run_url: `https://api.github.com${R}/actions/runs/43`,
+        html_url: 'https://github.com/octo-org/widgets/actions/runs/43',
+      });
 
     expect(await dispatchWorker(request(), repo, 'main', { spec: 'SPC-002', plan: '01-01', resume: false, running: 64 })).toMatchObject({ id: 43 });
   });

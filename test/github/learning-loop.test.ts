@@ -122,10 +122,13 @@ async function comment(body: string, id: number): Promise<void> {
   await testProbot().receive({ id: `delivery-${id}`, name: 'issue_comment', payload } as never);
 }
 
-const signalsIn = (ref: string) => Object.keys(github.files(ref)).filter((p) => p.endsWith('.signal.md')).sort();
+const signalsIn = (ref: string) =>
+  Object.keys(github.files(ref))
+    .filter((p) => p.endsWith('.signal.md'))
+    .sort();
 
 describe('the learning loop on GitHub', () => {
-  it('signals of three failed jobs, merged, become a lesson PR; merged, the lesson is in the next similar plan\'s brief, and it passes', async () => {
+  it("signals of three failed jobs, merged, become a lesson PR; merged, the lesson is in the next similar plan's brief, and it passes", async () => {
     github = new FakeGitHub(OWNER, REPO);
     github.defaultBranch = 'master';
     github.commit(BASE, FILES);

@@ -18,7 +18,11 @@ export interface CliResult {
  * Run the CLI in-process with captured output; `env` is the CLI's own environment (PATH, say),
  * over the process's; a run's heartbeat only with a `ticker` (test/helpers/ticker.ts).
  */
-export async function runCli(argv: string[], cwd = process.cwd(), options: { ticker?: Ticker; env?: Record<string, string>; clock?: CliIO['clock'] } = {}): Promise<CliResult> {
+export async function runCli(
+  argv: string[],
+  cwd = process.cwd(),
+  options: { ticker?: Ticker; env?: Record<string, string>; clock?: CliIO['clock'] } = {},
+): Promise<CliResult> {
   const env = options.env ?? {};
   let stdout = '';
   let stderr = '';
@@ -67,7 +71,11 @@ export function harnessProcess(args: string[], cwd: string, env: Record<string, 
 }
 
 /** `harness <args>` started as harnessProcess starts it, with the process at hand (to interrupt it, say): `done` when it has exited. */
-export function startHarness(args: string[], cwd: string, env: Record<string, string>): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+export function startHarness(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, [HARNESS_BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -14,7 +14,10 @@ export interface CodexCall {
   prompt: string;
   gitConfig: string;
   /** The configuration it ran with: config.toml unless ignored, then each -c. */
-  config: { mcp_servers: Record<string, { command: string; args?: string[]; env?: Record<string, string>; default_tools_approval_mode?: string }> } & Record<string, unknown>;
+  config: { mcp_servers: Record<string, { command: string; args?: string[]; env?: Record<string, string>; default_tools_approval_mode?: string }> } & Record<
+    string,
+    unknown
+  >;
 }
 
 export interface StandInCodex {

@@ -64,7 +64,11 @@ function seeded(seed: number): () => number {
 
 /** One run of the CLI; killed with its whole process group after `killAfterMs`, if given and still running. */
 function runOnce(root: string, killAfterMs?: number): Promise<{ killed: boolean; code: number | null; output: string }> {
-  const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script', '--slots', '2'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script', '--slots', '2'], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
   child.stderr!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
@@ -95,16 +99,18 @@ function runOnce(root: string, killAfterMs?: number): Promise<{ killed: boolean;
  * committed some of the steps.
  */
 export function normalise(text: string): string {
-  return text
-    .replace(/harness-run-[A-Za-z0-9]+/g, '<project>')
-    .replace(/\d{8}T\d{6}Z/g, '<stamp>')
-    .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>')
-    .replace(/"?\b[0-9a-f]{7,40}\b"?/g, '<sha>')
-    // A resumed plan says how many of its steps an earlier attempt committed: how the run went, not what it made.
-    .replace(/ \(\d+ by an earlier attempt\)/g, '')
-    .replace(/<?\b\d+(\.\d+)?\s?(ms|s|min|minutes|seconds)\b/g, '<duration>')
-    .replace(/^(\s*)(duration_minutes|duration_seconds|minutes|started|finished|at|updated|elapsed):.*$/gm, '$1$2: <time>');
+  return (
+    text
+      .replace(/harness-run-[A-Za-z0-9]+/g, '<project>')
+      .replace(/\d{8}T\d{6}Z/g, '<stamp>')
+      .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
+      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>')
+      .replace(/"?\b[0-9a-f]{7,40}\b"?/g, '<sha>')
+      // A resumed plan says how many of its steps an earlier attempt committed: how the run went, not what it made.
+      .replace(/ \(\d+ by an earlier attempt\)/g, '')
+      .replace(/<?\b\d+(\.\d+)?\s?(ms|s|min|minutes|seconds)\b/g, '<duration>')
+      .replace(/^(\s*)(duration_minutes|duration_seconds|minutes|started|finished|at|updated|elapsed):.*$/gm, '$1$2: <time>')
+  );
 }
 
 /**
@@ -125,7 +131,11 @@ function tree(root: string): string[] {
 function duplicates(root: string): string[] {
   const seen = new Map<string, number>();
   const log = git(root, 'log', '--format=%s%x1f%(trailers:only,unfold,separator=%x1f)%x1e', 'harness/SPC-007/integration');
-  for (const entry of log.split('\x1e').map((e) => e.trim()).filter(Boolean)) seen.set(entry, (seen.get(entry) ?? 0) + 1);
+  for (const entry of log
+    .split('\x1e')
+    .map((e) => e.trim())
+    .filter(Boolean))
+    seen.set(entry, (seen.get(entry) ?? 0) + 1);
   return [...seen].filter(([, n]) => n > 1).map(([e, n]) => `${e.replaceAll('\x1f', ' | ')} ×${n}`);
 }
 
@@ -157,7 +167,17 @@ export async function crashCampaign(options: { kills: number; seed: number; maxD
   const expected = tree(clean);
   const random = seeded(options.seed);
   const maxDelay = options.maxDelayMs ?? 6_000;
-  const report: Omit<CampaignReport, 'seconds'> = { kills: 0, runs: 0, rounds: 0, differingFiles: [], duplicateCommits: [], leakedWorktrees: 0, leakedProcesses: [], complete: true, failures: [] };
+  const report: Omit<CampaignReport, 'seconds'> = {
+    kills: 0,
+    runs: 0,
+    rounds: 0,
+    differingFiles: [],
+    duplicateCommits: [],
+    leakedWorktrees: 0,
+    leakedProcesses: [],
+    complete: true,
+    failures: [],
+  };
   // Rounds: a spec killed until it finishes on its own (or the kills are all spent), then
   // run to the end and compared; the next round starts from a fresh repository, so every
   // kill lands in unfinished work.
@@ -185,7 +205,10 @@ export async function crashCampaign(options: { kills: number; seed: number; maxD
     }
     report.differingFiles = [...new Set([...report.differingFiles, ...differing])].sort();
     report.duplicateCommits.push(...duplicates(root));
-    report.leakedWorktrees += git(root, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length - 2;
+    report.leakedWorktrees +=
+      git(root, 'worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((l) => l.startsWith('worktree ')).length - 2;
     report.leakedProcesses.push(...processesIn(root));
   }
   return {

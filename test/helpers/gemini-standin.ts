@@ -41,5 +41,12 @@ export async function standInGemini(calls: GeminiAction[][], home?: string): Pro
     GEMINI_API_KEY: 'test-gemini-key',
     HOME: home ?? join(bin, 'home'),
   };
-  return { bin, env, calls: () => jsonl(join(bin, 'calls.jsonl')), servers: () => jsonl(join(bin, 'servers.jsonl')), settings: () => jsonl(join(bin, 'settings.jsonl')), shell: () => jsonl(join(bin, 'shell.jsonl')) };
+  return {
+    bin,
+    env,
+    calls: () => jsonl(join(bin, 'calls.jsonl')),
+    servers: () => jsonl(join(bin, 'servers.jsonl')),
+    settings: () => jsonl(join(bin, 'settings.jsonl')),
+    shell: () => jsonl(join(bin, 'shell.jsonl')),
+  };
 }

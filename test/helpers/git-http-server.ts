@@ -28,7 +28,9 @@ export async function privateGitHost(root: string, token: string): Promise<Priva
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const authorised = (req.headers.authorization ?? '').toLowerCase() === expected.toLowerCase();
-    const service = url.searchParams.get('service') ?? (url.pathname.endsWith('/git-receive-pack') ? 'git-receive-pack' : url.pathname.endsWith('/git-upload-pack') ? 'git-upload-pack' : undefined);
+    const service =
+      url.searchParams.get('service') ??
+      (url.pathname.endsWith('/git-receive-pack') ? 'git-receive-pack' : url.pathname.endsWith('/git-upload-pack') ? 'git-upload-pack' : undefined);
     requests.push({ method: req.method ?? 'GET', path: url.pathname, authorised, service });
     if (!authorised) {
       req.resume();

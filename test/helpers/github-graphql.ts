@@ -40,7 +40,11 @@ export function answerGraphQL(body: unknown, root: GraphQLRoot): [number, unknow
   const result = execute({ schema: githubSchema(), document, rootValue: root, variableValues: variables ?? {} });
   if (result instanceof Promise) throw new Error('the fake resolves GraphQL synchronously');
   // graphql-js's errors as GitHub's: `type` where GitHub gives one (NOT_FOUND), the path to the field.
-  const errors = result.errors?.map((e) => ({ ...(e.originalError && 'type' in e.originalError ? { type: (e.originalError as { type: string }).type } : {}), message: e.message, path: e.path }));
+  const errors = result.errors?.map((e) => ({
+    ...(e.originalError && 'type' in e.originalError ? { type: (e.originalError as { type: string }).type } : {}),
+    message: e.message,
+    path: e.path,
+  }));
   return [200, { ...(result.data === undefined ? {} : { data: result.data }), ...(errors && errors.length > 0 ? { errors } : {}) }];
 }
 

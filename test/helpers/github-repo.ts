@@ -136,7 +136,10 @@ export class FakeGitHub {
   /** Branches: name → commit. */
   branches = new Map<string, string>();
   /** Pull requests by number, as GET /pulls/{n} answers (the fields harness reads). */
-  pulls = new Map<number, { base: { ref: string; full_name: string }; head: { ref: string; full_name: string }; state?: 'open' | 'closed'; merged?: boolean }>();
+  pulls = new Map<
+    number,
+    { base: { ref: string; full_name: string }; head: { ref: string; full_name: string }; state?: 'open' | 'closed'; merged?: boolean }
+  >();
   /** The paths each pull request changes (GET /pulls/{n}/files), as a test sets them. */
   readonly pullFiles = new Map<number, string[]>();
   /** Review comments by pull request number (GET /pulls/{n}/comments), as GitHub's REST API lists them. */
@@ -187,7 +190,10 @@ export class FakeGitHub {
 
   /** The repository's files at commit `sha` (repository paths → contents), on `parents`. */
   commit(sha: string, files: Record<string, string | Uint8Array>, parents: string[] = []): void {
-    this.roots.set(sha, this.writeTree(Object.entries(files).map(([path, content]) => [path.split('/'), typeof content === 'string' ? encoder.encode(content) : content])));
+    this.roots.set(
+      sha,
+      this.writeTree(Object.entries(files).map(([path, content]) => [path.split('/'), typeof content === 'string' ? encoder.encode(content) : content])),
+    );
     this.commitParents.set(sha, parents);
   }
 
@@ -215,7 +221,10 @@ export class FakeGitHub {
   pushTo(branch: string, files: Record<string, string>, message = 'someone else'): string {
     const head = this.branches.get(branch);
     if (head === undefined) throw new Error(`no branch ${branch}`);
-    const tree = this.mergeTree(this.roots.get(head)!, Object.entries(files).map(([path, text]) => ({ path, bytes: encoder.encode(text) })));
+    const tree = this.mergeTree(
+      this.roots.get(head)!,
+      Object.entries(files).map(([path, text]) => ({ path, bytes: encoder.encode(text) })),
+    );
     const sha = this.newCommit(tree, [head], message);
     this.branches.set(branch, sha);
     return sha;
@@ -291,7 +300,10 @@ export class FakeGitHub {
         .query(true)
         .reply(function (uri, body, callback) {
           try {
-            callback(null, fake.handle(method, uri, body === '' ? undefined : body, this.req.headers as Record<string, string | undefined>) as unknown as nock.ReplyFnResult);
+            callback(
+              null,
+              fake.handle(method, uri, body === '' ? undefined : body, this.req.headers as Record<string, string | undefined>) as unknown as nock.ReplyFnResult,
+            );
           } catch (e) {
             // The write was applied and the connection dropped: the client gets a socket error, no answer.
             if (e instanceof DroppedAfterServing) callback(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), [0, '']);
@@ -318,7 +330,12 @@ export class FakeGitHub {
         const text = Buffer.concat(chunks).toString('utf8');
         let reply: Reply;
         try {
-          reply = this.handle(req.method ?? 'GET', req.url ?? '/', text === '' ? undefined : (JSON.parse(text) as unknown), req.headers as Record<string, string | undefined>);
+          reply = this.handle(
+            req.method ?? 'GET',
+            req.url ?? '/',
+            text === '' ? undefined : (JSON.parse(text) as unknown),
+            req.headers as Record<string, string | undefined>,
+          );
         } catch (e) {
           if (e instanceof DroppedAfterServing) {
             req.socket.destroy();
@@ -367,7 +384,9 @@ export class FakeGitHub {
 
   writes(from = 0): RecordedRequest[] {
     // A GraphQL query is a POST that writes nothing (the App asking who it is); a mutation writes.
-    return this.requests.slice(from).filter((r) => r.method !== 'GET' && (r.url !== '/graphql' || /^\s*mutation\b/.test(String((r.body as { query?: unknown } | undefined)?.query ?? ''))));
+    return this.requests
+      .slice(from)
+      .filter((r) => r.method !== 'GET' && (r.url !== '/graphql' || /^\s*mutation\b/.test(String((r.body as { query?: unknown } | undefined)?.query ?? ''))));
   }
 
   issue(number: number): FakeIssue {
@@ -383,7 +402,10 @@ export class FakeGitHub {
   planStatus(number: number, status: 'ready' | 'blocked' | 'running' | 'checkpoint' | 'failed' | 'verified'): FakeIssue {
     const issue = this.issue(number);
     const record = status === 'ready' || status === 'blocked' ? 'queued' : status;
-    issue.body = (issue.body ?? '').replace(/^(<!-- harness:plan \S+)((?: [a-z_]+=\S*)*) -->/m, (_, head: string, records: string) => `${head}${records.replace(/ status=\S*/, '')} status=${record} -->`);
+    issue.body = (issue.body ?? '').replace(
+      /^(<!-- harness:plan \S+)((?: [a-z_]+=\S*)*) -->/m,
+      (_, head: string, records: string) => `${head}${records.replace(/ status=\S*/, '')} status=${record} -->`,
+    );
     issue.labels = [...issue.labels.filter((l) => !l.startsWith('status:')), `status:${status}`];
     return issue;
   }
@@ -417,7 +439,8 @@ export class FakeGitHub {
     return obj.entries.flatMap((e) => {
       const path = `${prefix}${e.name}`;
       const child = this.objects.get(e.sha)!;
-      const self = child.type === 'blob' ? { path, mode: e.mode, type: 'blob', sha: e.sha, size: child.bytes.length } : { path, mode: e.mode, type: 'tree', sha: e.sha };
+      const self =
+        child.type === 'blob' ? { path, mode: e.mode, type: 'blob', sha: e.sha, size: child.bytes.length } : { path, mode: e.mode, type: 'tree', sha: e.sha };
       return recursive && child.type === 'tree' ? [self, ...this.listTree(e.sha, `${path}/`, true)] : [self];
     });
   }
@@ -445,7 +468,10 @@ export class FakeGitHub {
     }
     if (lost !== undefined) reply = [lost, { message: 'Server Error' }];
     if (method === 'GET' && reply[0] === 200) {
-      const etag = `W/"${createHash('sha1').update(JSON.stringify(reply[1] ?? null)).update(reply[2]?.link ?? '').digest('hex')}"`;
+      const etag = `W/"${createHash('sha1')
+        .update(JSON.stringify(reply[1] ?? null))
+        .update(reply[2]?.link ?? '')
+        .digest('hex')}"`;
       reply = headers['if-none-match'] === etag ? [304, undefined, { etag }] : [200, reply[1], { ...reply[2], etag }];
     }
     this.statuses.length = this.requests.length;
@@ -482,13 +508,37 @@ export class FakeGitHub {
     if ((m = /^GET \/contents\/(.+)$/.exec(route))) {
       const ref = query.ref ?? this.defaultBranch;
       const file = this.blobAt(ref, m[1]!);
-      if (file) return [200, { type: 'file', encoding: 'base64', size: file.bytes.length, name: m[1]!.split('/').pop(), path: m[1], sha: file.sha, content: Buffer.from(file.bytes).toString('base64') }];
+      if (file)
+        return [
+          200,
+          {
+            type: 'file',
+            encoding: 'base64',
+            size: file.bytes.length,
+            name: m[1]!.split('/').pop(),
+            path: m[1],
+            sha: file.sha,
+            content: Buffer.from(file.bytes).toString('base64'),
+          },
+        ];
       const tree = this.treeAt(this.branches.get(ref) ?? ref, m[1]!);
       if (tree === undefined) return [404, { message: 'Not Found' }];
-      return [200, this.listTree(tree, `${m[1]}/`, false).map((e) => ({ type: e.type === 'tree' ? 'dir' : 'file', name: e.path.split('/').pop(), path: e.path, sha: e.sha, size: e.size ?? 0 }))];
+      return [
+        200,
+        this.listTree(tree, `${m[1]}/`, false).map((e) => ({
+          type: e.type === 'tree' ? 'dir' : 'file',
+          name: e.path.split('/').pop(),
+          path: e.path,
+          sha: e.sha,
+          size: e.size ?? 0,
+        })),
+      ];
     }
     if ((m = /^GET \/compare\/([0-9a-f]+)\.\.\.([0-9a-f]+)$/.exec(route))) {
-      return [200, { merge_base_commit: { sha: this.mergeBases.get(`${m[1]}...${m[2]}`) ?? m[1] }, commits: [], files: this.compareFiles.get(`${m[1]}...${m[2]}`) ?? [] }];
+      return [
+        200,
+        { merge_base_commit: { sha: this.mergeBases.get(`${m[1]}...${m[2]}`) ?? m[1] }, commits: [], files: this.compareFiles.get(`${m[1]}...${m[2]}`) ?? [] },
+      ];
     }
     if ((m = /^GET \/commits\/([0-9a-f]{40})\/pulls$/.exec(route))) {
       return this.page(url, this.commitPulls.get(m[1]!) ?? []);
@@ -546,14 +596,33 @@ export class FakeGitHub {
     if (route === 'GET /pulls') {
       const head = query.head?.replace(new RegExp(`^${this.owner}:`), '');
       const found = this.pullRequests
-        .filter((p) => (head === undefined || p.head === head) && (query.base === undefined || p.base === query.base) && (query.state === 'all' || p.state === (query.state ?? 'open')))
+        .filter(
+          (p) =>
+            (head === undefined || p.head === head) &&
+            (query.base === undefined || p.base === query.base) &&
+            (query.state === 'all' || p.state === (query.state ?? 'open')),
+        )
         .sort((x, y) => y.number - x.number);
-      return this.page(url, found.map((p) => this.pullJson(p)));
+      return this.page(
+        url,
+        found.map((p) => this.pullJson(p)),
+      );
     }
     if (route === 'POST /pulls') {
       if (!this.branches.has(b.head as string)) return [422, { message: 'Validation Failed', errors: [{ field: 'head', code: 'invalid' }] }];
-      if (this.pullRequests.some((p) => p.state === 'open' && p.head === b.head && p.base === b.base)) return [422, { message: `A pull request already exists for ${this.owner}:${b.head as string}.` }];
-      const pull: FakePull = { number: this.nextIssue++, title: b.title as string, body: (b.body as string) ?? '', head: b.head as string, base: b.base as string, state: 'open', merged: false, labels: [], created_at: this.now().toISOString() };
+      if (this.pullRequests.some((p) => p.state === 'open' && p.head === b.head && p.base === b.base))
+        return [422, { message: `A pull request already exists for ${this.owner}:${b.head as string}.` }];
+      const pull: FakePull = {
+        number: this.nextIssue++,
+        title: b.title as string,
+        body: (b.body as string) ?? '',
+        head: b.head as string,
+        base: b.base as string,
+        state: 'open',
+        merged: false,
+        labels: [],
+        created_at: this.now().toISOString(),
+      };
       this.pullRequests.push(pull);
       return [201, this.pullJson(pull)];
     }
@@ -614,11 +683,22 @@ export class FakeGitHub {
         .filter((i) => query.since === undefined || (i.updated_at !== undefined && i.updated_at > query.since))
         // sort=created (the default), direction desc unless asked: newest first, as GitHub lists them.
         .sort((a, b) => (query.direction === 'asc' ? a.number - b.number : b.number - a.number));
-      return this.page(url, found.map((i) => this.issueJson(i)));
+      return this.page(
+        url,
+        found.map((i) => this.issueJson(i)),
+      );
     }
     if (route === 'POST /issues') {
       const number = this.nextIssue++;
-      const issue: FakeIssue = { id: 900_000 + number, number, title: b.title as string, body: (b.body as string) ?? null, labels: [], state: 'open', state_reason: null };
+      const issue: FakeIssue = {
+        id: 900_000 + number,
+        number,
+        title: b.title as string,
+        body: (b.body as string) ?? null,
+        labels: [],
+        state: 'open',
+        state_reason: null,
+      };
       issue.labels = this.applyLabels((b.labels as string[]) ?? []);
       issue.updated_at = this.now().toISOString();
       this.issues.push(issue);
@@ -662,7 +742,10 @@ export class FakeGitHub {
       return [200, this.issueJson(issue).labels];
     }
     if ((m = /^GET \/issues\/(\d+)\/comments$/.exec(route))) {
-      return this.page(url, this.comments.filter((c) => c.issue === Number(m![1])).map((c) => this.commentJson(c)));
+      return this.page(
+        url,
+        this.comments.filter((c) => c.issue === Number(m![1])).map((c) => this.commentJson(c)),
+      );
     }
     if ((m = /^POST \/issues\/(\d+)\/comments$/.exec(route))) {
       const comment: FakeComment = { id: this.nextId++, issue: Number(m[1]), body: b.body as string, userType: 'Bot' };
@@ -684,12 +767,18 @@ export class FakeGitHub {
     if ((m = /^GET \/issues\/(\d+)\/dependencies\/blocked_by$/.exec(route))) {
       if (this.dependencies !== 'available') return [this.dependencies, { message: 'Not Found' }];
       const ids = [...(this.blockedBy.get(Number(m[1])) ?? [])];
-      return this.page(url, ids.map((id) => this.issueJson(this.issues.find((i) => i.id === id)!)));
+      return this.page(
+        url,
+        ids.map((id) => this.issueJson(this.issues.find((i) => i.id === id)!)),
+      );
     }
     if ((m = /^GET \/issues\/(\d+)\/sub_issues$/.exec(route))) {
       if (this.subIssuesAnswer !== 'available') return [this.subIssuesAnswer, { message: 'Not Found' }];
       if (!this.issues.some((i) => i.number === Number(m![1]))) return [404, { message: 'Not Found' }];
-      return this.page(url, (this.subIssues.get(Number(m[1])) ?? []).map((id) => this.issueJson(this.issues.find((i) => i.id === id)!)));
+      return this.page(
+        url,
+        (this.subIssues.get(Number(m[1])) ?? []).map((id) => this.issueJson(this.issues.find((i) => i.id === id)!)),
+      );
     }
     if ((m = /^POST \/issues\/(\d+)\/dependencies\/blocked_by$/.exec(route))) {
       if (this.dependencies !== 'available') return [this.dependencies, { message: 'Not Found' }];
@@ -712,10 +801,15 @@ export class FakeGitHub {
       const sub = this.issues.find((i) => i.id === b.sub_issue_id);
       if (!sub || sub.id === parent.id) return [422, { message: 'Validation Failed' }];
       const current = [...this.subIssues].find(([, ids]) => ids.includes(sub.id));
-      if (current && (current[0] === parent.number || b.replace_parent !== true)) return [422, { message: 'Validation Failed', errors: [{ message: 'Issue may not contain duplicate sub-issues' }] }];
+      if (current && (current[0] === parent.number || b.replace_parent !== true))
+        return [422, { message: 'Validation Failed', errors: [{ message: 'Issue may not contain duplicate sub-issues' }] }];
       const list = this.subIssues.get(parent.number) ?? [];
       if (list.length >= 100) return [422, { message: 'Validation Failed' }];
-      if (current) this.subIssues.set(current[0], current[1].filter((id) => id !== sub.id));
+      if (current)
+        this.subIssues.set(
+          current[0],
+          current[1].filter((id) => id !== sub.id),
+        );
       this.subIssues.set(parent.number, [...list, sub.id]);
       return [201, this.issueJson(parent)];
     }
@@ -724,7 +818,10 @@ export class FakeGitHub {
       const parent = this.issues.find((i) => i.number === Number(m![1]));
       const list = parent ? (this.subIssues.get(parent.number) ?? []) : [];
       if (!parent || !list.includes(b.sub_issue_id as number)) return [404, { message: 'Not Found' }];
-      this.subIssues.set(parent.number, list.filter((id) => id !== b.sub_issue_id));
+      this.subIssues.set(
+        parent.number,
+        list.filter((id) => id !== b.sub_issue_id),
+      );
       return [200, this.issueJson(parent)];
     }
     if ((m = /^DELETE \/issues\/(\d+)\/dependencies\/blocked_by\/(\d+)$/.exec(route))) {
@@ -744,14 +841,22 @@ export class FakeGitHub {
     if ((m = /^POST \/issues\/comments\/(\d+)\/reactions$/.exec(route))) {
       const first = !this.reactions.has(Number(m[1]));
       if (first) this.reactions.set(Number(m[1]), this.now().toISOString());
-      return [first ? 201 : 200, { id: Number(m[1]), content: b.content, user: { login: this.viewer, type: 'Bot' }, created_at: this.reactions.get(Number(m[1])) }];
+      return [
+        first ? 201 : 200,
+        { id: Number(m[1]), content: b.content, user: { login: this.viewer, type: 'Bot' }, created_at: this.reactions.get(Number(m[1])) },
+      ];
     }
     if ((m = /^DELETE \/issues\/comments\/(\d+)\/reactions\/(\d+)$/.exec(route))) {
       this.reactions.delete(Number(m[1]));
       return [204];
     }
     if (route === 'POST /git/tags') {
-      const tag = { tag: b.tag as string, message: b.message as string, object: (b.object as string), tagger: b.tagger as { name: string; email: string; date: string } };
+      const tag = {
+        tag: b.tag as string,
+        message: b.message as string,
+        object: b.object as string,
+        tagger: b.tagger as { name: string; email: string; date: string },
+      };
       const sha = gitSha('tag', encoder.encode(JSON.stringify(tag)));
       this.tags.set(sha, tag);
       return [201, { sha, ...tag, object: { sha: tag.object, type: 'commit' } }];
@@ -770,7 +875,21 @@ export class FakeGitHub {
     if (route === 'GET /activity') {
       const branch = (query.ref ?? '').replace(/^refs\/heads\//, '');
       const at = query.activity_type === 'branch_creation' ? this.branchCreations.get(branch) : undefined;
-      return [200, at === undefined ? [] : [{ id: 1, ref: query.ref, timestamp: at, activity_type: 'branch_creation', before: '0'.repeat(40), after: this.branches.get(branch) ?? '0'.repeat(40) }]];
+      return [
+        200,
+        at === undefined
+          ? []
+          : [
+              {
+                id: 1,
+                ref: query.ref,
+                timestamp: at,
+                activity_type: 'branch_creation',
+                before: '0'.repeat(40),
+                after: this.branches.get(branch) ?? '0'.repeat(40),
+              },
+            ],
+      ];
     }
     if ((m = /^GET \/pulls\/(\d+)$/.exec(route))) {
       const pull = this.pulls.get(Number(m[1]));
@@ -787,11 +906,19 @@ export class FakeGitHub {
     }
     if ((m = /^GET \/git\/matching-refs\/heads\/(.*)$/.exec(route))) {
       const prefix = m[1]!;
-      return [200, [...this.branches].filter(([name]) => name.startsWith(prefix)).map(([name, sha]) => ({ ref: `refs/heads/${name}`, object: { sha, type: 'commit' } }))];
+      return [
+        200,
+        [...this.branches].filter(([name]) => name.startsWith(prefix)).map(([name, sha]) => ({ ref: `refs/heads/${name}`, object: { sha, type: 'commit' } })),
+      ];
     }
     if ((m = /^GET \/git\/matching-refs\/((?!heads\/).*)$/.exec(route))) {
       const prefix = `refs/${m[1]}`;
-      return [200, [...this.refs].filter(([name]) => name.startsWith(prefix)).map(([name, sha]) => ({ ref: name, object: { sha, type: this.tags.has(sha) ? 'tag' : 'commit' } }))];
+      return [
+        200,
+        [...this.refs]
+          .filter(([name]) => name.startsWith(prefix))
+          .map(([name, sha]) => ({ ref: name, object: { sha, type: this.tags.has(sha) ? 'tag' : 'commit' } })),
+      ];
     }
     if (route === 'POST /git/refs' && !String(b.ref).startsWith('refs/heads/')) {
       if (this.refs.has(String(b.ref))) return [422, { message: 'Reference already exists' }];
@@ -823,17 +950,35 @@ export class FakeGitHub {
       const id = 7_000_000 + this.dispatches.length;
       if (this.runsOnDispatch) {
         const inputs = (body as { inputs: { spec: string; plan: string } }).inputs;
-        this.workflowRuns.push({ id, display_title: `harness ${inputs.spec}/${inputs.plan}`, status: 'queued', url: `${API}/repos/${this.owner}/${this.repo}/actions/runs/${id}`, html_url: `https://github.com/${this.owner}/${this.repo}/actions/runs/${id}` });
+        this.workflowRuns.push({
+          id,
+          display_title: `harness ${inputs.spec}/${inputs.plan}`,
+          status: 'queued',
+          url: `${API}/repos/${this.owner}/${this.repo}/actions/runs/${id}`,
+          html_url: `https://github.com/${this.owner}/${this.repo}/actions/runs/${id}`,
+        });
       }
       // Asked for, the run's details (200), as github.com answers since February 2026; else 204.
       if ((body as { return_run_details?: boolean } | undefined)?.return_run_details !== true) return [204];
-      return [200, { workflow_run_id: id, run_url: `${API}/repos/${this.owner}/${this.repo}/actions/runs/${id}`, html_url: `https://github.com/${this.owner}/${this.repo}/actions/runs/${id}` }];
+      return [
+        200,
+        {
+          workflow_run_id: id,
+          run_url: `${API}/repos/${this.owner}/${this.repo}/actions/runs/${id}`,
+          html_url: `https://github.com/${this.owner}/${this.repo}/actions/runs/${id}`,
+        },
+      ];
     }
 
     if ((m = /^GET \/issues\/(\d+)\/events$/.exec(route))) return this.page(url, this.issueEvents.get(Number(m[1])) ?? []);
-    if (route === 'GET /labels') return this.page(url, this.labels.map((l, i) => ({ id: i + 1, node_id: labelNodeId(l.name), ...l, default: false })));
+    if (route === 'GET /labels')
+      return this.page(
+        url,
+        this.labels.map((l, i) => ({ id: i + 1, node_id: labelNodeId(l.name), ...l, default: false })),
+      );
     if (route === 'POST /labels') {
-      if (this.labels.some((l) => l.name.toLowerCase() === String(b.name).toLowerCase())) return [422, { message: 'Validation Failed', errors: [{ code: 'already_exists' }] }];
+      if (this.labels.some((l) => l.name.toLowerCase() === String(b.name).toLowerCase()))
+        return [422, { message: 'Validation Failed', errors: [{ code: 'already_exists' }] }];
       this.labels.push({ name: b.name as string, color: b.color as string, description: (b.description as string) ?? null });
       return [201, { id: this.labels.length, node_id: labelNodeId(b.name as string), ...this.labels.at(-1) }];
     }
@@ -895,12 +1040,20 @@ export class FakeGitHub {
                 const obj = oid === undefined ? undefined : this.objects.get(oid);
                 if (obj?.type !== 'blob') return obj ? { __typename: 'Tree', oid } : null;
                 const binary = obj.bytes.includes(0);
-                return { __typename: 'Blob', oid, byteSize: obj.bytes.length, isBinary: binary, isTruncated: false, text: binary ? null : new TextDecoder().decode(obj.bytes) };
+                return {
+                  __typename: 'Blob',
+                  oid,
+                  byteSize: obj.bytes.length,
+                  isBinary: binary,
+                  isTruncated: false,
+                  text: binary ? null : new TextDecoder().decode(obj.bytes),
+                };
               },
             },
       createLabel: ({ input }: { input: { repositoryId: string; name: string; color: string; description?: string } }) => {
         sameRepository(input.repositoryId);
-        if (this.labels.some((l) => l.name.toLowerCase() === input.name.toLowerCase())) throw new GraphQLFailure('UNPROCESSABLE', 'Name has already been taken');
+        if (this.labels.some((l) => l.name.toLowerCase() === input.name.toLowerCase()))
+          throw new GraphQLFailure('UNPROCESSABLE', 'Name has already been taken');
         this.labels.push({ name: input.name, color: input.color, description: input.description ?? null });
         return { label: { id: labelNodeId(input.name), name: input.name, color: input.color } };
       },
@@ -1054,7 +1207,11 @@ export class FakeGitHub {
 
   /** The files (with their bytes) that differ between two trees: what a branch's commits changed. */
   private changedFiles(tree: string, from: string): { path: string; bytes: Uint8Array }[] {
-    const before = new Map(this.listTree(from, '', true).filter((e) => e.type === 'blob').map((e) => [e.path, e.sha]));
+    const before = new Map(
+      this.listTree(from, '', true)
+        .filter((e) => e.type === 'blob')
+        .map((e) => [e.path, e.sha]),
+    );
     return this.listTree(tree, '', true)
       .filter((e) => e.type === 'blob' && before.get(e.path) !== e.sha)
       .map((e) => ({ path: e.path, bytes: (this.objects.get(e.sha) as { bytes: Uint8Array }).bytes }));
@@ -1091,7 +1248,12 @@ export class FakeGitHub {
   }
 
   private commentJson(c: FakeComment): Record<string, unknown> {
-    return { id: c.id, body: c.body, user: { login: c.login ?? (c.userType === 'Bot' ? 'harness[bot]' : 'octocat'), type: c.userType }, ...(c.created_at ? { created_at: c.created_at } : {}) };
+    return {
+      id: c.id,
+      body: c.body,
+      user: { login: c.login ?? (c.userType === 'Bot' ? 'harness[bot]' : 'octocat'), type: c.userType },
+      ...(c.created_at ? { created_at: c.created_at } : {}),
+    };
   }
 }
 

@@ -30,21 +30,40 @@ export async function holdoutStore(): Promise<Record<string, string>> {
   let n = 0;
   const file = (d: Omit<SignalDraft, 'severity' | 'tags' | 'happened' | 'context' | 'cause'>): [string, string] => {
     n++;
-    const { path, text } = renderSignal(template, { severity: 'low', tags: [], happened: 'It happened.', context: '', cause: '', ...d }, { project: 'notes', at: new Date(at + n * 60_000), key: n.toString(16).padStart(8, '0') });
+    const { path, text } = renderSignal(
+      template,
+      { severity: 'low', tags: [], happened: 'It happened.', context: '', cause: '', ...d },
+      { project: 'notes', at: new Date(at + n * 60_000), key: n.toString(16).padStart(8, '0') },
+    );
     return [`.harness/knowledge/${path}`, text];
   };
   const completion = (spec: string, outcomes: PlanOutcome[]) => file({ type: 'completion', spec, phase: '01', metadata: { plans: outcomes.length, outcomes } });
-  const failed = (spec: string, plan: string, attempt: number, trial: Record<string, unknown>) => file({ type: 'struggle', spec, phase: '01', plan, metadata: { attempt, outcome: 'failed', failure: 'checks:tests', trial } });
+  const failed = (spec: string, plan: string, attempt: number, trial: Record<string, unknown>) =>
+    file({ type: 'struggle', spec, phase: '01', plan, metadata: { attempt, outcome: 'failed', failure: 'checks:tests', trial } });
   return Object.fromEntries([
     failed('SPC-001', '01-01', 1, { held_out: true, cost_usd: 0.3, knowledge: [] }),
-    completion('SPC-001', range(10).map((i) => outcome(id(i), i === 1 ? 2 : 1, i === 1 ? 0.2 : 0.4, [], true))),
+    completion(
+      'SPC-001',
+      range(10).map((i) => outcome(id(i), i === 1 ? 2 : 1, i === 1 ? 0.2 : 0.4, [], true)),
+    ),
     failed('SPC-002', '01-05', 1, { held_out: false, cost_usd: 0.25, knowledge: [W] }),
     failed('SPC-002', '01-06', 1, { held_out: false, cost_usd: 0.25, knowledge: [W] }),
-    completion('SPC-002', range(10).map((i) => outcome(id(i), i <= 4 ? 1 : 2, i <= 4 ? 0.5 : 0.8, [W]))),
-    completion('SPC-003', range(3).map((i) => outcome(id(i), 1, 0.3, [K]))),
-    completion('SPC-004', range(10).map((i) => outcome(id(i), 1, undefined, [G]))),
+    completion(
+      'SPC-002',
+      range(10).map((i) => outcome(id(i), i <= 4 ? 1 : 2, i <= 4 ? 0.5 : 0.8, [W])),
+    ),
+    completion(
+      'SPC-003',
+      range(3).map((i) => outcome(id(i), 1, 0.3, [K])),
+    ),
+    completion(
+      'SPC-004',
+      range(10).map((i) => outcome(id(i), 1, undefined, [G])),
+    ),
     failed('SPC-005', '01-01', 1, { held_out: false, cost_usd: 0.1, knowledge: [K] }),
-    [`.harness/knowledge/${W}`, lessonText({ tags: ['sqlite'], lesson: 'Open the database once.', when: 'Plans with SQLite.', recommendation: 'Share one connection.' })],
+    [
+      `.harness/knowledge/${W}`,
+      lessonText({ tags: ['sqlite'], lesson: 'Open the database once.', when: 'Plans with SQLite.', recommendation: 'Share one connection.' }),
+    ],
   ]);
 }
-

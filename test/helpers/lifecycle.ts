@@ -37,7 +37,9 @@ export interface MemoryWorkspace extends Workspace {
 
 export function memoryWorkspace(clock: Clock, files: Record<string, string> = {}): MemoryWorkspace {
   const all = new Map(Object.entries(files));
-  const history: { commit: PlanCommit; paths: string[]; changed: Record<string, string>; at: Date }[] = [{ commit: { sha: 'base', subject: 'base', trailers: [] }, paths: [], changed: { ...files }, at: clock.now() }];
+  const history: { commit: PlanCommit; paths: string[]; changed: Record<string, string>; at: Date }[] = [
+    { commit: { sha: 'base', subject: 'base', trailers: [] }, paths: [], changed: { ...files }, at: clock.now() },
+  ];
   /** The files as they were at a commit, or undefined for one this checkout does not have. */
   const at = (sha: string): Map<string, string> | undefined => {
     const end = history.findIndex((h) => h.commit.sha === sha);

@@ -65,7 +65,8 @@ export async function closeCollectors(): Promise<void> {
 const value = (v: OtlpValue | undefined) => v?.stringValue ?? (v?.intValue === undefined ? (v?.boolValue ?? v?.doubleValue) : Number(v.intValue));
 
 /** A span's (or a resource's) attributes as a plain object. */
-export const attrs = (span: { attributes?: { key: string; value: OtlpValue }[] }) => Object.fromEntries((span.attributes ?? []).map((a) => [a.key, value(a.value)]));
+export const attrs = (span: { attributes?: { key: string; value: OtlpValue }[] }) =>
+  Object.fromEntries((span.attributes ?? []).map((a) => [a.key, value(a.value)]));
 
 /** Every span the collector was sent. */
 export const spansOf = (c: Collector) => c.bodies.flatMap((b) => b.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));

@@ -29,7 +29,14 @@ export function fixturePlan(name: string): Plan {
 }
 
 /** A lesson file's text. */
-export function lessonText(o: { category?: string; tags: string[]; lesson: string; when: string; recommendation: string; confidence?: 'low' | 'medium' | 'high' }): string {
+export function lessonText(o: {
+  category?: string;
+  tags: string[];
+  lesson: string;
+  when: string;
+  recommendation: string;
+  confidence?: 'low' | 'medium' | 'high';
+}): string {
   return [
     '---',
     `category: ${o.category ?? 'testing'}`,

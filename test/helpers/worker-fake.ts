@@ -33,7 +33,16 @@ export function dispatchedFake(base: string): FakeGitHub {
     state: 'open',
     state_reason: null,
   });
-  github.checkRuns.push({ id: APP_CHECK, name: CHECK, head_sha: base, external_id: `${SPEC}/01-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '…', text: null }, annotations: [] });
+  github.checkRuns.push({
+    id: APP_CHECK,
+    name: CHECK,
+    head_sha: base,
+    external_id: `${SPEC}/01-01`,
+    status: 'queued',
+    conclusion: null,
+    output: { title: 'Worker dispatched', summary: '…', text: null },
+    annotations: [],
+  });
   return github;
 }
 

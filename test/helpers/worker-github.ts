@@ -62,8 +62,15 @@ export function workerRequests(r: WorkerRequests): nock.Scope {
   };
   const phase = `phase:${r.phase ?? '01'}`;
   const inPhase = r.issues.filter((i) => ((i as { labels?: { name: string }[] }).labels ?? []).some((l) => l.name === phase));
-  const scope = api().get(`${REPO_PATH}/issues`).query({ labels: `harness:plan,spec:${r.spec},${phase}`, state: 'all', direction: 'asc', per_page: '100' }).reply(200, inPhase);
-  if (r.wholeSpec) scope.get(`${REPO_PATH}/issues`).query({ labels: `harness:plan,spec:${r.spec}`, state: 'all', direction: 'asc', per_page: '100' }).reply(200, r.issues);
+  const scope = api()
+    .get(`${REPO_PATH}/issues`)
+    .query({ labels: `harness:plan,spec:${r.spec},${phase}`, state: 'all', direction: 'asc', per_page: '100' })
+    .reply(200, inPhase);
+  if (r.wholeSpec)
+    scope
+      .get(`${REPO_PATH}/issues`)
+      .query({ labels: `harness:plan,spec:${r.spec}`, state: 'all', direction: 'asc', per_page: '100' })
+      .reply(200, r.issues);
   if (r.comments) scope.get(`${REPO_PATH}/issues/${r.comments.issue}/comments`).query({ per_page: '100' }).reply(200, r.comments.answer);
   // The plan issue as the worker listed it, its body as the App wrote it: what a PATCH of its record answers with the new body.
   const listed = (number: number) => r.issues.find((i) => (i as { number?: number }).number === number) as Record<string, unknown>;
@@ -72,34 +79,57 @@ export function workerRequests(r: WorkerRequests): nock.Scope {
     const issue = `${REPO_PATH}/issues/${r.ask.issue}`;
     scope.post(`${issue}/comments`, keep(`POST ${issue}/comments`)).reply(201, r.ask.answer);
     // The record first (status=checkpoint on the marker line), then its label.
-    if (r.ask.from !== 'checkpoint') scope.patch(issue, (b: Record<string, unknown>) => /status=checkpoint/.test(String(b.body))).reply(200, patched(r.ask.issue));
+    if (r.ask.from !== 'checkpoint')
+      scope.patch(issue, (b: Record<string, unknown>) => /status=checkpoint/.test(String(b.body))).reply(200, patched(r.ask.issue));
     scope.post(`${issue}/labels`, { labels: ['status:checkpoint'] }).reply(200, []);
     if (r.ask.from !== 'checkpoint') scope.delete(`${issue}/labels/${encodeURIComponent(`status:${r.ask.from}`)}`).reply(200, []);
   }
   if (r.end) {
     // A worker writes its end status only once it wrote its check run's final state (plan-worker.ts, settle): the job's own
     // check run, created at its start, written while it runs and at its end, and on the pushed head when there is one.
-    const run = { id: 4242, name: 'harness / plan', head_sha: 'abc', status: 'in_progress', conclusion: null, external_id: `${r.spec}/plan`, output: { title: null, summary: null } };
+    const run = {
+      id: 4242,
+      name: 'harness / plan',
+      head_sha: 'abc',
+      status: 'in_progress',
+      conclusion: null,
+      external_id: `${r.spec}/plan`,
+      output: { title: null, summary: null },
+    };
     scope.post(`${REPO_PATH}/check-runs`).reply(201, run);
     scope.patch(`${REPO_PATH}/check-runs/4242`).optionally().times(1_000).reply(200, run);
-    scope.post(`${REPO_PATH}/check-runs`).optionally().reply(201, { ...run, id: 4243, status: 'completed' });
+    scope
+      .post(`${REPO_PATH}/check-runs`)
+      .optionally()
+      .reply(201, { ...run, id: 4243, status: 'completed' });
     const issue = `${REPO_PATH}/issues/${r.end.issue}`;
     // The issue read again: its record says running, unless someone recorded another status meanwhile (`others`: theirs stands).
     const meanwhile = r.end.others?.[0]?.replace(/^status:(ready|blocked)$/, 'status:queued').replace(/^status:/, '');
     const now = listed(r.end.issue);
-    const body = String(now.body).replace(/ status=\S+/, '').replace(' -->', ` status=${meanwhile ?? 'running'} -->`);
+    const body = String(now.body)
+      .replace(/ status=\S+/, '')
+      .replace(' -->', ` status=${meanwhile ?? 'running'} -->`);
     scope.get(issue).reply(200, { ...now, body });
     // The run's record (runs=) goes with the status, or alone when the status is someone else's now.
-    if (meanwhile !== undefined) scope.patch(issue, (b: Record<string, unknown>) => new RegExp(` status=${meanwhile} runs=\\S+ -->`).test(String(b.body))).reply(200, patched(r.end.issue));
+    if (meanwhile !== undefined)
+      scope
+        .patch(issue, (b: Record<string, unknown>) => new RegExp(` status=${meanwhile} runs=\\S+ -->`).test(String(b.body)))
+        .reply(200, patched(r.end.issue));
     if (meanwhile === undefined) {
       scope.patch(issue, (b: Record<string, unknown>) => new RegExp(`status=${r.end!.to} runs=\\S+ -->`).test(String(b.body))).reply(200, patched(r.end.issue));
-      scope.post(`${issue}/labels`, { labels: [`status:${r.end.to}`] }).reply(200, ['harness:plan', `spec:${r.spec}`, 'status:running', `status:${r.end.to}`].map((name, id) => ({ id, name })));
+      scope.post(`${issue}/labels`, { labels: [`status:${r.end.to}`] }).reply(
+        200,
+        ['harness:plan', `spec:${r.spec}`, 'status:running', `status:${r.end.to}`].map((name, id) => ({ id, name })),
+      );
       scope.delete(`${issue}/labels/${encodeURIComponent('status:running')}`).reply(200, []);
     }
   }
   if (r.pull) {
     const { head, base, open, created } = r.pull;
-    scope.get(`${REPO_PATH}/pulls`).query({ head: `${OWNER}:${head}`, base, state: 'open', per_page: '100' }).reply(200, open);
+    scope
+      .get(`${REPO_PATH}/pulls`)
+      .query({ head: `${OWNER}:${head}`, base, state: 'open', per_page: '100' })
+      .reply(200, open);
     if (open[0]) scope.patch(`${REPO_PATH}/pulls/${open[0].number}`, keep(`PATCH ${REPO_PATH}/pulls/${open[0].number}`)).reply(200, open[0]);
     else if (created) scope.post(`${REPO_PATH}/pulls`, keep(`POST ${REPO_PATH}/pulls`)).reply(201, created);
   }
@@ -155,7 +185,15 @@ export function commentJson(c: CommentFixture) {
 /** The same comment as the forge hands it to the worker. */
 export function issueComment(c: CommentFixture): CommentRecord {
   const json = commentJson(c);
-  return { id: json.id, body: json.body, author: json.user.login, authorType: json.user.type, association: json.author_association, createdAt: json.created_at, url: json.html_url };
+  return {
+    id: json.id,
+    body: json.body,
+    author: json.user.login,
+    authorType: json.user.type,
+    association: json.author_association,
+    createdAt: json.created_at,
+    url: json.html_url,
+  };
 }
 
 /** A log that keeps its lines, for assertions. */

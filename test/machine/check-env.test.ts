@@ -10,7 +10,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkEnv, isSecretName } from '../../app/machine/check-env.js';
 import { localVerifyPorts } from '../../app/machine/verify-ports.js';
 
-const SECRETS = { GITHUB_TOKEN: 'ghp_' + 'a'.repeat(36), GH_TOKEN: 'gho_x', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', ANTHROPIC_API_KEY: 'sk-ant-x', GEMINI_API_KEY: 'AIza-x', GOOGLE_API_KEY: 'AIza-y', INPUT_TOKEN: 'ghs_y', NPM_AUTH_TOKEN: 'npm_z' };
+const SECRETS = {
+  GITHUB_TOKEN: 'ghp_' + 'a'.repeat(36),
+  GH_TOKEN: 'gho_x',
+  AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  ANTHROPIC_API_KEY: 'sk-ant-x',
+  GEMINI_API_KEY: 'AIza-x',
+  GOOGLE_API_KEY: 'AIza-y',
+  INPUT_TOKEN: 'ghs_y',
+  NPM_AUTH_TOKEN: 'npm_z',
+};
 const saved = { ...process.env };
 afterEach(() => {
   for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
@@ -28,7 +37,7 @@ describe('the environment of checks', () => {
     await ports.close();
   });
 
-  it("gives a check what its own env: names, credential or not", async () => {
+  it('gives a check what its own env: names, credential or not', async () => {
     const ports = localVerifyPorts(mkdtempSync(join(tmpdir(), 'harness-check-env-')));
     const result = await ports.exec('printf %s "$SERVICE_TOKEN"', { timeoutMs: 10_000, env: { SERVICE_TOKEN: 'given' } });
     expect(result.stdout).toBe('given');

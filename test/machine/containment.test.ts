@@ -36,7 +36,9 @@ async function pidOf(command: string): Promise<number> {
 
 /** The process's id in its own PID namespace (the last of /proc/<pid>/status NSpid). */
 function innerPid(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('NSpid:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('NSpid:'))!;
   return Number(line.split(/\s+/).at(-1));
 }
 
@@ -109,7 +111,14 @@ describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
       expect(lines.filter((l) => l.startsWith(`${PROCESS_TAG}=`))).toHaveLength(1);
 
       const seen: [string, string][] = [];
-      const io = await runProcess({ command: 'sh', args: ['-c', 'cat; pwd -P; echo oops >&2'], cwd: dir, env: { PATH: process.env.PATH }, input: 'hello\n', onLine: (l, s) => void seen.push([s, l]) });
+      const io = await runProcess({
+        command: 'sh',
+        args: ['-c', 'cat; pwd -P; echo oops >&2'],
+        cwd: dir,
+        env: { PATH: process.env.PATH },
+        input: 'hello\n',
+        onLine: (l, s) => void seen.push([s, l]),
+      });
       expect(io).toMatchObject({ code: 0, signal: null });
       expect(seen.filter(([s]) => s === 'stdout').map(([, l]) => l)).toEqual(['hello', dir]);
       expect(seen.filter(([s]) => s === 'stderr').map(([, l]) => l)).toEqual(['oops']);
@@ -118,7 +127,8 @@ describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
     it('ends with its own exit code or signal, told apart', async () => {
       const dir = await workdir();
       const said: string[] = [];
-      const run = (script: string) => runProcess({ command: 'sh', args: ['-c', script], cwd: dir, env: { PATH: process.env.PATH }, onLine: (l) => void said.push(l) });
+      const run = (script: string) =>
+        runProcess({ command: 'sh', args: ['-c', script], cwd: dir, env: { PATH: process.env.PATH }, onLine: (l) => void said.push(l) });
       expect(await run('exit 3')).toMatchObject({ code: 3, signal: null });
       expect(await run('exit 1')).toMatchObject({ code: 1, signal: null });
       expect(await run('exit 143')).toMatchObject({ code: 143, signal: null });
@@ -149,7 +159,14 @@ describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
     it('an agent: what it left running is gone when it ends, and its log says what was ended', async () => {
       const dir = await workdir();
       const log = join(dir, 'agent.log');
-      const proc = startProcess({ command: 'sh', args: ['-c', leaving(sleeps(2), 'read go || :')], cwd: dir, env: { PATH: process.env.PATH }, keepStdin: true, logFile: log });
+      const proc = startProcess({
+        command: 'sh',
+        args: ['-c', leaving(sleeps(2), 'read go || :')],
+        cwd: dir,
+        env: { PATH: process.env.PATH },
+        keepStdin: true,
+        logFile: log,
+      });
       const pids = await started(dir, sleeps(2), kind);
       proc.closeStdin();
       const result = await proc.done;
@@ -180,7 +197,14 @@ describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
       // The time-out must come after the four have started, which a busy machine makes later: tried again with twice the time until it did.
       for (const run of [
         (dir: string, ms: number) => runShell(leaving(sleeps(3), `trap '' TERM; read never < never`), { cwd: dir, timeoutMs: ms }),
-        (dir: string, ms: number) => runProcess({ command: 'sh', args: ['-c', leaving(sleeps(4), `trap '' TERM; read never < never`)], cwd: dir, env: { PATH: process.env.PATH }, timeoutMs: ms }),
+        (dir: string, ms: number) =>
+          runProcess({
+            command: 'sh',
+            args: ['-c', leaving(sleeps(4), `trap '' TERM; read never < never`)],
+            cwd: dir,
+            env: { PATH: process.env.PATH },
+            timeoutMs: ms,
+          }),
       ]) {
         for (let ms = 250; ; ms *= 2) {
           const dir = await workdir();
@@ -226,7 +250,10 @@ describe('where no container can be made', () => {
     // What keeps its environment is still found by its tag, in its group or out of it, SIGTERM or not.
     const dir = await workdir();
     // It writes its id once it has left the group; the check waits for that.
-    const result = await runShell(`setsid sh -c 'trap "" TERM; echo $$ > p1; exec sleep 4105.1' &\nwhile [ ! -s p1 ]; do :; done`, { cwd: dir, timeoutMs: 600_000 });
+    const result = await runShell(`setsid sh -c 'trap "" TERM; echo $$ > p1; exec sleep 4105.1' &\nwhile [ ! -s p1 ]; do :; done`, {
+      cwd: dir,
+      timeoutMs: 600_000,
+    });
     expect(result.code).toBe(0);
     const pid = Number(readFileSync(join(dir, 'p1'), 'utf8'));
     expect(running(pid)).toBe(false);
@@ -236,6 +263,8 @@ describe('where no container can be made', () => {
   it('says which names HARNESS_CONTAINMENT gave that it does not know', async () => {
     restore = usingContainment('tag,chroot');
     expect(containment().kind).toBe('tag');
-    expect(containmentNotice()).toMatch(/^processes: agents and checks are not contained here: HARNESS_CONTAINMENT=tag,chroot asks for none \(HARNESS_CONTAINMENT names "chroot", which are not cgroup, pidns or tag\)\./);
+    expect(containmentNotice()).toMatch(
+      /^processes: agents and checks are not contained here: HARNESS_CONTAINMENT=tag,chroot asks for none \(HARNESS_CONTAINMENT names "chroot", which are not cgroup, pidns or tag\)\./,
+    );
   });
 });

@@ -4,7 +4,11 @@ import { makeSafe, PROJECT_ROOT, REDACTED, relativise, secretValues } from '../.
 
 const GITHUB_TOKEN = `ghp_${'A1b2C3d4E5'.repeat(3)}xY9z0w`;
 const ANTHROPIC_KEY = `sk-ant-api03-${'q'.repeat(93)}AA`;
-const PRIVATE_KEY = generateKeyPairSync('rsa', { modulusLength: 1024, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey.trim();
+const PRIVATE_KEY = generateKeyPairSync('rsa', {
+  modulusLength: 1024,
+  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+}).privateKey.trim();
 const KEY_BODY = PRIVATE_KEY.split('\n')[1]!;
 
 describe('the content-safety pass', () => {

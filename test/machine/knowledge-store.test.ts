@@ -37,7 +37,9 @@ describe('the knowledge store on this machine', () => {
     const root = join(dir, 'store');
     const day = join(root, 'signals/web/2026-11-23');
     await mkdir(day, { recursive: true });
-    await Promise.all(Array.from({ length: 6_000 }, (_, i) => writeFile(join(day, `${String(i).padStart(5, '0')}-struggle.signal.md`), '---\ntype: struggle\n---\n')));
+    await Promise.all(
+      Array.from({ length: 6_000 }, (_, i) => writeFile(join(day, `${String(i).padStart(5, '0')}-struggle.signal.md`), '---\ntype: struggle\n---\n')),
+    );
 
     const store = await readKnowledgeStore(root);
 
@@ -55,13 +57,26 @@ describe('the knowledge store on this machine', () => {
       { roots: [join(dir, 'repo')] },
     );
 
-    expect(await readFile(join(root, 'signals/app/2026-11-23/20261123T100000Z-struggle.signal.md'), 'utf8')).toBe(`push failed with ${REDACTED} in ${PROJECT_ROOT}/src/a.ts\n`);
-    expect(written).toEqual([{ path: 'signals/app/2026-11-23/20261123T100000Z-struggle.signal.md', redactions: [{ rule: '@secretlint/secretlint-rule-github', line: 1 }] }]);
+    expect(await readFile(join(root, 'signals/app/2026-11-23/20261123T100000Z-struggle.signal.md'), 'utf8')).toBe(
+      `push failed with ${REDACTED} in ${PROJECT_ROOT}/src/a.ts\n`,
+    );
+    expect(written).toEqual([
+      { path: 'signals/app/2026-11-23/20261123T100000Z-struggle.signal.md', redactions: [{ rule: '@secretlint/secretlint-rule-github', line: 1 }] },
+    ]);
   });
 
   it('refuses a path that leaves the store, before writing anything', async () => {
     const root = join(dir, 'store');
-    await expect(writeKnowledgeFiles(root, [{ path: 'lessons/a.lesson.md', text: 'a' }, { path: '../outside.md', text: 'b' }], {})).rejects.toThrow(/outside/);
+    await expect(
+      writeKnowledgeFiles(
+        root,
+        [
+          { path: 'lessons/a.lesson.md', text: 'a' },
+          { path: '../outside.md', text: 'b' },
+        ],
+        {},
+      ),
+    ).rejects.toThrow(/outside/);
     expect(await readKnowledgeStore(root)).toEqual({ files: [], unread: [] });
   });
 });

@@ -20,7 +20,11 @@ const started: ChildProcess[] = [];
 
 /** A detached `sleep` (its own group), carrying `tag` as a check's processes do; with `mark`, started in the background and the mark made once it is (by the shell itself: a touch still running would be stopped too). */
 function sleeper(seconds: string, tag?: string, mark?: string): ChildProcess {
-  const child = spawn('sh', ['-c', mark ? `sleep ${seconds} & : > "${mark}"; wait` : `sleep ${seconds}; :`], { detached: true, stdio: 'ignore', env: { ...process.env, ...(tag ? { [PROCESS_TAG]: tag } : {}) } });
+  const child = spawn('sh', ['-c', mark ? `sleep ${seconds} & : > "${mark}"; wait` : `sleep ${seconds}; :`], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, ...(tag ? { [PROCESS_TAG]: tag } : {}) },
+  });
   started.push(child);
   return child;
 }
@@ -126,24 +130,27 @@ describe.each(CONTAINER_KINDS)('the process registry, with checks in a %s of the
   let restore: () => void = () => undefined;
   afterEach(() => restore());
 
-  it.skipIf(!here)(`stops all a killed run's check left: with an empty environment, out of its group, ignoring SIGTERM (${kind} available here)`, async ({ signal }) => {
-    restore = usingContainment(kind);
-    const registry = new ProcessRegistry(await mkdtemp(join(tmpdir(), 'harness-registry-')));
-    const work = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
-    const n = kind === 'cgroup' ? '5601.' : '5602.';
-    // As a run starts a check's command (verify-ports.ts): recorded, then started in its container.
-    const tag = processTag();
-    await registry.track(tag);
-    const env = { ...process.env, [PROCESS_TAG]: tag };
-    const container = contain('sh', ['-c', `${leavingBehind(n, work)}\ntouch ready\nexec sleep ${n}9`], { tag, cwd: work, env });
-    const child = spawn(container.command, container.args, { cwd: work, env, detached: true, stdio: 'ignore' });
-    started.push(child);
-    await registry.started(tag, child.pid!);
-    await fileAppears(join(work, 'ready'));
-    // The run is killed here: nothing of it ends the container. The next run reaps.
-    expect(await registry.reap(100)).toEqual([`process group ${child.pid}`]);
-    await ended(child);
-    expect(await leftInOnceGone(work, signal)).toEqual([]);
-    expect(readdirSync(registry.dir)).toEqual([]);
-  });
+  it.skipIf(!here)(
+    `stops all a killed run's check left: with an empty environment, out of its group, ignoring SIGTERM (${kind} available here)`,
+    async ({ signal }) => {
+      restore = usingContainment(kind);
+      const registry = new ProcessRegistry(await mkdtemp(join(tmpdir(), 'harness-registry-')));
+      const work = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
+      const n = kind === 'cgroup' ? '5601.' : '5602.';
+      // As a run starts a check's command (verify-ports.ts): recorded, then started in its container.
+      const tag = processTag();
+      await registry.track(tag);
+      const env = { ...process.env, [PROCESS_TAG]: tag };
+      const container = contain('sh', ['-c', `${leavingBehind(n, work)}\ntouch ready\nexec sleep ${n}9`], { tag, cwd: work, env });
+      const child = spawn(container.command, container.args, { cwd: work, env, detached: true, stdio: 'ignore' });
+      started.push(child);
+      await registry.started(tag, child.pid!);
+      await fileAppears(join(work, 'ready'));
+      // The run is killed here: nothing of it ends the container. The next run reaps.
+      expect(await registry.reap(100)).toEqual([`process group ${child.pid}`]);
+      await ended(child);
+      expect(await leftInOnceGone(work, signal)).toEqual([]);
+      expect(readdirSync(registry.dir)).toEqual([]);
+    },
+  );
 });

@@ -58,12 +58,7 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
 
   /** A repository whose config allows *.allowed.test (and the loopback port it resolves to) but blocks evil.allowed.test; a home with a key; a folder outside. */
   async function setUp(extraConfig = ''): Promise<{ root: string; home: string; outside: string; state: string }> {
-    const config = [
-      'network:',
-      `  allowed: ["*.allowed.test", "127.0.0.1:${port.allowed}"]`,
-      '  blocked: [evil.allowed.test]',
-      extraConfig,
-    ].join('\n');
+    const config = ['network:', `  allowed: ["*.allowed.test", "127.0.0.1:${port.allowed}"]`, '  blocked: [evil.allowed.test]', extraConfig].join('\n');
     const home = mkdtempSync(join(tmpdir(), 'sandbox-home-'));
     mkdirSync(join(home, '.ssh'));
     writeFileSync(join(home, '.ssh', 'id_test'), 'PRIVATE KEY\n');
@@ -84,7 +79,11 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
       `echo "hosts=${yes("sh -c 'echo 127.0.0.1 x >> /etc/hosts'")}"`,
       '} > probe.txt',
     ].join('\n');
-    const root = await makeRepo({ ...specTree([{ id: '01-01', files: ['probe.txt'], steps: [] }]), '.github/harness.yml': `${config}\n`, 'probe.sh': `${probe}\n` });
+    const root = await makeRepo({
+      ...specTree([{ id: '01-01', files: ['probe.txt'], steps: [] }]),
+      '.github/harness.yml': `${config}\n`,
+      'probe.sh': `${probe}\n`,
+    });
     made.push(root);
     return { root, home, outside, state };
   }
@@ -99,7 +98,11 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     hosts: 'hosts=no',
   };
 
-  async function expectSandboxed(run: { code: number | null; stdout: string; stderr: string }, s: { root: string; outside: string }, agent: string): Promise<void> {
+  async function expectSandboxed(
+    run: { code: number | null; stdout: string; stderr: string },
+    s: { root: string; outside: string },
+    agent: string,
+  ): Promise<void> {
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('1/1 plans verified');
     expect(run.code).toBe(0);
@@ -123,23 +126,35 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     const s = await setUp();
     const claude = await standInClaude([[{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }]]);
     made.push(claude.bin);
-    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'claude', '--sandbox'], s.root, { ...claude.env, HOME: s.home, FAKE_CLAUDE_STATE: s.state, IS_SANDBOX: '1' });
+    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'claude', '--sandbox'], s.root, {
+      ...claude.env,
+      HOME: s.home,
+      FAKE_CLAUDE_STATE: s.state,
+      IS_SANDBOX: '1',
+    });
     await expectSandboxed(run, s, 'claude');
   });
 
   it("codex: the same, with Codex's own sandbox off (harness's holds its commands)", async () => {
     const s = await setUp();
-    const codex = await standInCodex([[{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }, { text: 'Probed.' }]]);
+    const codex = await standInCodex([
+      [{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }, { text: 'Probed.' }],
+    ]);
     made.push(codex.bin);
     const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'codex', '--sandbox'], s.root, { ...codex.env, HOME: s.home, FAKE_CODEX_STATE: s.state });
     await expectSandboxed(run, s, 'codex');
-    const [call] = readFileSync(join(s.state, 'calls.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { args: string[] });
+    const [call] = readFileSync(join(s.state, 'calls.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { args: string[] });
     expect(call!.args).toContain('sandbox_mode="danger-full-access"');
   });
 
   it('gemini: the same', async () => {
     const s = await setUp('agents: { gemini: { approval_mode: yolo } }');
-    const gemini = await standInGemini([[{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }, { text: 'Probed.' }]]);
+    const gemini = await standInGemini([
+      [{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }, { text: 'Probed.' }],
+    ]);
     made.push(gemini.bin);
     const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'gemini', '--sandbox'], s.root, { ...gemini.env, HOME: s.home, FAKE_GEMINI_STATE: s.state });
     await expectSandboxed(run, s, 'gemini');
@@ -147,9 +162,15 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
 
   it('copilot: the same', async () => {
     const s = await setUp();
-    const copilot = await standInCopilot([[{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }, { text: 'Probed.' }]]);
+    const copilot = await standInCopilot([
+      [{ report: { type: 'session_ready' } }, probe, { report: { type: 'task_completed', message: 'Probed.' } }, { text: 'Probed.' }],
+    ]);
     made.push(copilot.bin);
-    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'copilot', '--sandbox'], s.root, { ...copilot.env, HOME: s.home, FAKE_COPILOT_STATE: s.state });
+    const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'copilot', '--sandbox'], s.root, {
+      ...copilot.env,
+      HOME: s.home,
+      FAKE_COPILOT_STATE: s.state,
+    });
     await expectSandboxed(run, s, 'copilot');
   });
 
@@ -170,7 +191,12 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     first.kill('SIGKILL');
     await gone;
 
-    const again = await harnessProcess(['run', SPEC_DIR, '--agent', 'claude', '--sandbox'], s.root, { ...claude.env, HOME: s.home, FAKE_CLAUDE_STATE: s.state, IS_SANDBOX: '1' });
+    const again = await harnessProcess(['run', SPEC_DIR, '--agent', 'claude', '--sandbox'], s.root, {
+      ...claude.env,
+      HOME: s.home,
+      FAKE_CLAUDE_STATE: s.state,
+      IS_SANDBOX: '1',
+    });
     expect(again.stdout).toContain('1/1 plans verified');
     expect(await owned(first.pid!)).toEqual([]);
   });
@@ -189,7 +215,9 @@ describe('harness run --sandbox where the sandbox cannot run', () => {
     const bin = await pathOnly('git', 'which', 'sh');
     const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'script', '--sandbox'], root, { PATH: bin });
     expect(run.code).toBe(74);
-    expect(run.stderr).toBe("harness run: the agents' sandbox cannot start on this machine: ripgrep (rg) not found; bubblewrap (bwrap) not installed; socat not installed (Debian and Ubuntu: sudo apt-get install bubblewrap socat ripgrep)\n");
+    expect(run.stderr).toBe(
+      "harness run: the agents' sandbox cannot start on this machine: ripgrep (rg) not found; bubblewrap (bwrap) not installed; socat not installed (Debian and Ubuntu: sudo apt-get install bubblewrap socat ripgrep)\n",
+    );
     // Nothing ran: no plan branch was made.
     expect(git(root, 'branch', '--list', 'harness/*')).toBe('');
   });

@@ -32,7 +32,15 @@ describe('readSpecFiles', () => {
       const files = await readSpecFiles(given);
       const byPath = new Map(files.map((f) => [f.path, f]));
       expect(files.map((f) => f.path).sort()).toEqual(
-        ['ROADMAP.md', 'SPEC.md', 'planning/plans/01-a/01-01-PLAN.md', 'planning/plans/01-a/deeper/01-02-PLAN.md', 'planning/plans/02-b/02-01-PLAN.md', 'planning/plans/02-b/02-02-PLAN.md', 'planning/plans/02-b/02-03-PLAN.md'].sort(),
+        [
+          'ROADMAP.md',
+          'SPEC.md',
+          'planning/plans/01-a/01-01-PLAN.md',
+          'planning/plans/01-a/deeper/01-02-PLAN.md',
+          'planning/plans/02-b/02-01-PLAN.md',
+          'planning/plans/02-b/02-02-PLAN.md',
+          'planning/plans/02-b/02-03-PLAN.md',
+        ].sort(),
       );
       expect(files[0]!.link).toBe('/etc/passwd');
       expect(files.slice(1, 3).map((f) => f.path)).toEqual(['SPEC.md', 'ROADMAP.md']);

@@ -19,7 +19,10 @@ describe("a phase's plan outcomes from its SUMMARY.md files", () => {
     const phase = spec.phases[0]!;
     const dir = await tempDir('harness-summaries-');
     const template = await loadTemplate('SUMMARY.md');
-    const write = async (id: string, o: { agent?: string; status?: 'verified' | 'failed'; attempts?: number; heldOut?: boolean; costUsd?: number; knowledge?: string[] }) => {
+    const write = async (
+      id: string,
+      o: { agent?: string; status?: 'verified' | 'failed'; attempts?: number; heldOut?: boolean; costUsd?: number; knowledge?: string[] },
+    ) => {
       const text = summaryDocument(template, {
         spec: spec.id,
         plan: spec.planById.get(id)!,
@@ -32,7 +35,9 @@ describe("a phase's plan outcomes from its SUMMARY.md files", () => {
         branch: `harness/${spec.id}/${id}`,
         commits: [],
         deviations: [],
-        ...(o.knowledge ? { knowledge: o.knowledge.map((path) => ({ path, kind: 'lesson' as const, title: 'A lesson.', text: 'Do this.', score: 3, why: 'tags' })) } : {}),
+        ...(o.knowledge
+          ? { knowledge: o.knowledge.map((path) => ({ path, kind: 'lesson' as const, title: 'A lesson.', text: 'Do this.', score: 3, why: 'tags' })) }
+          : {}),
         ...(o.costUsd === undefined ? {} : { usage: { costUsd: o.costUsd, turns: 4 } }),
         ...(o.heldOut ? { heldOut: true } : {}),
       });

@@ -115,12 +115,25 @@ describe.skipIf(missing !== undefined)('ui checks in a real headless Chromium', 
     const where = await runCheck(check({ id: 'go', type: 'ui_navigation', url: '/', steps: [{ click: '#go' }], expect: { url: '/settings' } }), ports, ctx());
     expect(where).toMatchObject({ status: 'fail', evidence: `after 1 steps the page is at ${server.baseUrl}/dashboard, expected /settings` });
     const text = await runCheck(
-      check({ id: 'login', type: 'ui_navigation', url: '/login', steps: [{ fill: '#user', value: 'bob' }, { press: '#user', key: 'Enter' }, { wait_for: '#dash' }], expect: { selector: '#hello', text: 'Hello, ada' } }),
+      check({
+        id: 'login',
+        type: 'ui_navigation',
+        url: '/login',
+        steps: [{ fill: '#user', value: 'bob' }, { press: '#user', key: 'Enter' }, { wait_for: '#dash' }],
+        expect: { selector: '#hello', text: 'Hello, ada' },
+      }),
       ports,
       ctx(),
     );
-    expect(text).toMatchObject({ status: 'fail', evidence: `after 3 steps at ${server.baseUrl}/dashboard?user=bob: #hello has text "Hello, bob", which does not contain "Hello, ada"` });
-    const step = await runCheck(check({ id: 'x', type: 'ui_navigation', url: '/', timeout_seconds: 3, steps: [{ click: '#does-not-exist' }], expect: { url: '/dashboard' } }), ports, ctx());
+    expect(text).toMatchObject({
+      status: 'fail',
+      evidence: `after 3 steps at ${server.baseUrl}/dashboard?user=bob: #hello has text "Hello, bob", which does not contain "Hello, ada"`,
+    });
+    const step = await runCheck(
+      check({ id: 'x', type: 'ui_navigation', url: '/', timeout_seconds: 3, steps: [{ click: '#does-not-exist' }], expect: { url: '/dashboard' } }),
+      ports,
+      ctx(),
+    );
     expect(step.status).toBe('fail');
     expect(step.evidence).toMatch(new RegExp(`^step 1 \\(click #does-not-exist\\) failed at ${server.baseUrl}/: .*Timeout`));
   });

@@ -19,7 +19,14 @@ const fake = new FakeGitHub(OWNER, REPO);
 let server: { url: string; close: () => Promise<void> };
 let mcp: HarnessMcp;
 
-function planIssue(number: number, spec: string, plan: string, title: string, labels: string[], extra: Partial<{ state: 'open' | 'closed'; state_reason: string | null; pr: number }> = {}) {
+function planIssue(
+  number: number,
+  spec: string,
+  plan: string,
+  title: string,
+  labels: string[],
+  extra: Partial<{ state: 'open' | 'closed'; state_reason: string | null; pr: number }> = {},
+) {
   fake.issues.push({
     id: 900_000 + number,
     number,
@@ -41,7 +48,12 @@ beforeAll(async () => {
   planIssue(103, 'SPC-007', '02-01', 'Docs', [], { pr: 7 });
   planIssue(110, 'SPC-008', '01-01', 'Billing', ['status:verified'], { state: 'closed', state_reason: 'completed' });
   // The worker's question, and a person quoting a marker (which counts for nothing).
-  fake.comments.push({ id: 501, issue: 101, body: '<!-- harness:checkpoint 01-01 storage -->\nWhich store should the service use?\n\nOptions: memory, file', userType: 'Bot' });
+  fake.comments.push({
+    id: 501,
+    issue: 101,
+    body: '<!-- harness:checkpoint 01-01 storage -->\nWhich store should the service use?\n\nOptions: memory, file',
+    userType: 'Bot',
+  });
   fake.comments.push({ id: 502, issue: 101, body: '<!-- harness:checkpoint 01-01 fake -->\nNot a question', userType: 'User' });
   fake.branches.set('harness/SPC-007/01-01', SHA);
   fake.checkRuns.push({
@@ -70,10 +82,15 @@ beforeEach(() => {
   fake.fail = () => undefined;
 });
 
-describe('harness mcp --repo, with a person\'s token', () => {
+describe("harness mcp --repo, with a person's token", () => {
   it('offers the GitHub tools beside the local ones', async () => {
     const names = (await mcp.client.listTools()).tools.map((t) => t.name);
-    expect(names.filter((n) => n.startsWith('harness_github_')).sort()).toEqual(['harness_github_checkpoints', 'harness_github_execute', 'harness_github_respond', 'harness_github_specs']);
+    expect(names.filter((n) => n.startsWith('harness_github_')).sort()).toEqual([
+      'harness_github_checkpoints',
+      'harness_github_execute',
+      'harness_github_respond',
+      'harness_github_specs',
+    ]);
     expect(names).toContain('harness_specs');
   });
 
@@ -87,7 +104,15 @@ describe('harness mcp --repo, with a person\'s token', () => {
           spec: 'SPC-007',
           pullRequest: { number: 7, url: `https://github.com/${OWNER}/${REPO}/pull/7` },
           plans: [
-            { plan: '01-01', title: 'Storage', issue: 101, url: `https://github.com/${OWNER}/${REPO}/issues/101`, phase: '01', status: 'checkpoint', open: true },
+            {
+              plan: '01-01',
+              title: 'Storage',
+              issue: 101,
+              url: `https://github.com/${OWNER}/${REPO}/issues/101`,
+              phase: '01',
+              status: 'checkpoint',
+              open: true,
+            },
             { plan: '01-02', title: 'Service', issue: 102, url: `https://github.com/${OWNER}/${REPO}/issues/102`, phase: '01', status: 'blocked', open: true },
             { plan: '02-01', title: 'Docs', issue: 103, url: `https://github.com/${OWNER}/${REPO}/issues/103`, phase: '02', status: 'planned', open: true },
           ],
@@ -95,7 +120,17 @@ describe('harness mcp --repo, with a person\'s token', () => {
         {
           spec: 'SPC-008',
           pullRequest: null,
-          plans: [{ plan: '01-01', title: 'Billing', issue: 110, url: `https://github.com/${OWNER}/${REPO}/issues/110`, phase: '01', status: 'verified', open: false }],
+          plans: [
+            {
+              plan: '01-01',
+              title: 'Billing',
+              issue: 110,
+              url: `https://github.com/${OWNER}/${REPO}/issues/110`,
+              phase: '01',
+              status: 'verified',
+              open: false,
+            },
+          ],
         },
       ],
     });
@@ -106,7 +141,10 @@ describe('harness mcp --repo, with a person\'s token', () => {
   it('executes by commenting /harness execute on the spec PR, for the App to act on', async () => {
     const { text, isError } = await mcp.call('harness_github_execute', { spec: 'SPC-007', target: '2' });
     expect(isError).toBe(false);
-    expect(fake.log(from)).toEqual([`GET ${API}/issues?labels=harness:plan,spec:SPC-007&state=all&direction=asc&per_page=100`, `POST ${API}/issues/7/comments`]);
+    expect(fake.log(from)).toEqual([
+      `GET ${API}/issues?labels=harness:plan,spec:SPC-007&state=all&direction=asc&per_page=100`,
+      `POST ${API}/issues/7/comments`,
+    ]);
     expect(fake.writes(from).map((w) => w.body)).toEqual([{ body: '/harness execute SPC-007/02' }]);
     expect(text).toContain('Posted `/harness execute SPC-007/02` on spec PR #7');
   });
@@ -129,7 +167,7 @@ describe('harness mcp --repo, with a person\'s token', () => {
     expect(fake.writes(from)).toEqual([]);
   });
 
-  it('lists the checkpoints: the worker\'s question and the check run waiting for a person', async () => {
+  it("lists the checkpoints: the worker's question and the check run waiting for a person", async () => {
     const { text, data } = await mcp.call('harness_github_checkpoints');
     expect(fake.log(from)).toEqual([
       `GET ${API}/issues?labels=harness:plan&state=all&direction=asc&per_page=100`,
@@ -154,7 +192,10 @@ describe('harness mcp --repo, with a person\'s token', () => {
   it('answers by commenting /harness respond on the plan issue', async () => {
     const { text, isError } = await mcp.call('harness_github_respond', { spec: 'SPC-007', plan: '01-01', answer: 'file' });
     expect(isError).toBe(false);
-    expect(fake.log(from)).toEqual([`GET ${API}/issues?labels=harness:plan,spec:SPC-007&state=all&direction=asc&per_page=100`, `POST ${API}/issues/101/comments`]);
+    expect(fake.log(from)).toEqual([
+      `GET ${API}/issues?labels=harness:plan,spec:SPC-007&state=all&direction=asc&per_page=100`,
+      `POST ${API}/issues/101/comments`,
+    ]);
     expect(fake.writes(from).map((w) => w.body)).toEqual([{ body: '/harness respond SPC-007/01-01 file' }]);
     expect(text).toContain('Posted `/harness respond SPC-007/01-01 file` on #101');
   });
@@ -162,7 +203,9 @@ describe('harness mcp --repo, with a person\'s token', () => {
   it('refuses to answer a plan that waits for nothing, and an answer holding a secret, posting nothing', async () => {
     const idle = await mcp.call('harness_github_respond', { spec: 'SPC-007', plan: '01-02', answer: 'yes' });
     expect(idle.isError).toBe(true);
-    expect(idle.text).toBe('SPC-007 plan 01-02 (#102) is blocked, not waiting at a checkpoint: nothing to answer (harness_github_checkpoints lists what waits)');
+    expect(idle.text).toBe(
+      'SPC-007 plan 01-02 (#102) is blocked, not waiting at a checkpoint: nothing to answer (harness_github_checkpoints lists what waits)',
+    );
 
     const secret = await mcp.call('harness_github_respond', { spec: 'SPC-007', plan: '01-01', answer: `use the token ${TOKEN}` });
     expect(secret.isError).toBe(true);
@@ -178,7 +221,11 @@ describe('harness mcp --repo, with a person\'s token', () => {
     fake.fail = (method, url) => (method === 'POST' && url.endsWith('/issues/7/comments') ? 403 : undefined);
     const { isError, text } = await mcp.call('harness_github_execute', { spec: 'SPC-007', target: 'all' });
     expect(isError).toBe(true);
-    expect(text).toMatch(new RegExp(`^SPC-007: /harness execute all was not posted on ${OWNER}/${REPO}: POST /repos/\\{owner\\}/\\{repo\\}/issues/\\{issue_number\\}/comments answered 403: `));
+    expect(text).toMatch(
+      new RegExp(
+        `^SPC-007: /harness execute all was not posted on ${OWNER}/${REPO}: POST /repos/\\{owner\\}/\\{repo\\}/issues/\\{issue_number\\}/comments answered 403: `,
+      ),
+    );
     expect(text).toContain('Your token (GITHUB_TOKEN) needs `issues: write` on this repository');
     expect(text).not.toContain(TOKEN);
   });

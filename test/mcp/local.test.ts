@@ -39,7 +39,8 @@ beforeAll(async () => {
       },
     ]),
     [`${BROKEN}/SPEC.md`]: '---\nid: SPC-009\ntitle: Broken\n---\n# Broken\n',
-    [`${BROKEN}/planning/plans/01-phase/01-01-PLAN.md`]: '---\nplan_id: "01-01"\ntitle: Broken plan\ndepends_on: ["01-07"]\nfiles_modified: []\nmust_pass: []\n---\n# Broken\n',
+    [`${BROKEN}/planning/plans/01-phase/01-01-PLAN.md`]:
+      '---\nplan_id: "01-01"\ntitle: Broken plan\ndepends_on: ["01-07"]\nfiles_modified: []\nmust_pass: []\n---\n# Broken\n',
   });
   cpSync(EXAMPLE_SPEC, join(root, EXAMPLE), { recursive: true });
   git(root, 'add', '-A');
@@ -76,7 +77,17 @@ describe('harness mcp, on a checkout', () => {
     expect(data.specs).toEqual([
       { id: 'SPC-001', dir: EXAMPLE, title: 'Notes service', status: 'planning', valid: true, errors: 0, plansVerified: 0, plansTotal: 10, checkpoints: 0 },
       { id: 'SPC-007', dir: DECISION, title: 'Runner test', status: 'planning', valid: true, errors: 0, plansVerified: 0, plansTotal: 1, checkpoints: 0 },
-      { id: 'SPC-009', dir: BROKEN, title: 'Broken', status: 'planning', valid: false, errors: expect.any(Number), plansVerified: 0, plansTotal: 1, checkpoints: 0 },
+      {
+        id: 'SPC-009',
+        dir: BROKEN,
+        title: 'Broken',
+        status: 'planning',
+        valid: false,
+        errors: expect.any(Number),
+        plansVerified: 0,
+        plansTotal: 1,
+        checkpoints: 0,
+      },
     ]);
     expect(text).toMatch(new RegExp(`SPC-009 Broken \\(${BROKEN}\\): .* · \\d+ errors? \\(harness_validate SPC-009\\)`));
     expect(text).toContain(`SPC-001 Notes service (${EXAMPLE}): planning · 0/10 plans, 0/3 phases verified`);
@@ -104,7 +115,7 @@ describe('harness mcp, on a checkout', () => {
     expect(text).toContain(`SPC-001 (${EXAMPLE})`);
   });
 
-  it('shows the graph: the critical path and conflicts as data, harness graph\'s text to read', async () => {
+  it("shows the graph: the critical path and conflicts as data, harness graph's text to read", async () => {
     const { text, data } = await mcp.call('harness_graph', { spec: 'SPC-001' });
     expect((data.spec as { id: string }).id).toBe('SPC-001');
     expect((data.plans as unknown[]).length).toBe(10);
@@ -157,12 +168,20 @@ describe('harness mcp, on a checkout', () => {
     const started = await mcp.call('harness_execute', { spec: 'SPC-007', agent: 'script' });
     const run = started.data.run as string;
     let waiting = await mcp.call('harness_run_status', { run, wait_seconds: 50 });
-    while ((waiting.data.status as { checkpoints: unknown[] }).checkpoints.length === 0 && waiting.data.state === 'running') waiting = await mcp.call('harness_run_status', { run, wait_seconds: 50 });
+    while ((waiting.data.status as { checkpoints: unknown[] }).checkpoints.length === 0 && waiting.data.state === 'running')
+      waiting = await mcp.call('harness_run_status', { run, wait_seconds: 50 });
     expect(waiting.text).toContain('01-01 (decision): Which store should the service use? — options: memory | file');
 
     const listed = await mcp.call('harness_checkpoints');
     expect(listed.data.checkpoints).toEqual([
-      { spec: 'SPC-007', session: '01-01', kind: 'decision', prompt: 'Which store should the service use?', options: ['memory', 'file'], askedAt: expect.any(String) },
+      {
+        spec: 'SPC-007',
+        session: '01-01',
+        kind: 'decision',
+        prompt: 'Which store should the service use?',
+        options: ['memory', 'file'],
+        askedAt: expect.any(String),
+      },
     ]);
 
     const wrong = await mcp.call('harness_respond', { spec: 'SPC-007', plan: '01-01', answer: 'sqlite' });

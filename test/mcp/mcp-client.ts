@@ -20,7 +20,13 @@ export async function startHarnessMcp(cwd: string, env: Record<string, string> =
     command: process.execPath,
     args: [BIN, 'mcp', ...args],
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HARNESS_STATE_DIR: process.env.HARNESS_STATE_DIR ?? '', HARNESS_FROM_SOURCE: '1', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      HARNESS_STATE_DIR: process.env.HARNESS_STATE_DIR ?? '',
+      HARNESS_FROM_SOURCE: '1',
+      ...env,
+    },
     stderr: 'pipe',
   });
   let stderr = '';

@@ -23,10 +23,29 @@ function committed(root: string): Map<string, string> {
 describe('capsules in a local run', () => {
   it('a plan verified with a gene in its brief records a capsule; a plan without one records none', async () => {
     const plans: StepPlan[] = [
-      { id: '01-01', title: 'Note storage tests', files: ['out/01-01.txt', 'src/db/notes.ts'], steps: [], body: 'Store notes in the SQLite database and cover save and load with vitest tests.' },
-      { id: '01-02', title: 'Dark mode colors', files: ['out/01-02.txt', 'src/styles/theme.css'], steps: [], body: 'Define the palette as CSS custom properties for a dark theme.' },
+      {
+        id: '01-01',
+        title: 'Note storage tests',
+        files: ['out/01-01.txt', 'src/db/notes.ts'],
+        steps: [],
+        body: 'Store notes in the SQLite database and cover save and load with vitest tests.',
+      },
+      {
+        id: '01-02',
+        title: 'Dark mode colors',
+        files: ['out/01-02.txt', 'src/styles/theme.css'],
+        steps: [],
+        body: 'Define the palette as CSS custom properties for a dark theme.',
+      },
     ];
-    const gene = geneText({ id: GENE, status: 'active', success_rate: 0.9, usage_count: 4, tags: ['sqlite', 'vitest'], metadata: { files: ['src/db/notes.ts'] } });
+    const gene = geneText({
+      id: GENE,
+      status: 'active',
+      success_rate: 0.9,
+      usage_count: 4,
+      tags: ['sqlite', 'vitest'],
+      metadata: { files: ['src/db/notes.ts'] },
+    });
     const root = await makeRepo({ ...specTree(plans), [`${STORE}/genes/${GENE}.gene.md`]: gene });
 
     const reporter = new RecordingReporter();
@@ -52,7 +71,11 @@ describe('capsules in a local run', () => {
     expect(files.get(`${STORE}/index.md`)).toContain(`[${path.slice(path.lastIndexOf('/') + 1)}](${path.slice(STORE.length + 1)})`);
 
     const day = [...files.keys()].find((p) => p.startsWith(`${STORE}/trajectory/`))!;
-    const lines = files.get(day)!.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = files
+      .get(day)!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l.type, l.entry])).toEqual([
       ['match', `genes/${GENE}.gene.md`],
       ['use', `genes/${GENE}.gene.md`],

@@ -45,7 +45,7 @@ function signals(root: string) {
 }
 
 describe('capture in a local run', () => {
-  it('commits the run\'s signals in .harness/knowledge/ with its records, secrets redacted and paths made relative, and counts attempts across --retry', async () => {
+  it("commits the run's signals in .harness/knowledge/ with its records, secrets redacted and paths made relative, and counts attempts across --retry", async () => {
     const fixed = join(await mkdtemp(join(tmpdir(), 'harness-fixed-')), 'fixed');
     const plans: StepPlan[] = [
       // Writes a file its files_modified does not name: a deviation.
@@ -55,7 +55,9 @@ describe('capture in a local run', () => {
         id: '01-02',
         files: ['out/01-02.txt'],
         // The token is put together as the step runs: the plan itself must not hold it.
-        steps: [`if [ -f "$FIXED" ]; then mkdir -p out && echo ok > out/01-02.txt; else echo "auth failed with ghp_$(printf 'A1b2C3d4E5%.0s' 1 2 3)xY9z0w and $DEPLOY_TOKEN in $PWD/src/db.ts" >&2; exit 1; fi`],
+        steps: [
+          `if [ -f "$FIXED" ]; then mkdir -p out && echo ok > out/01-02.txt; else echo "auth failed with ghp_$(printf 'A1b2C3d4E5%.0s' 1 2 3)xY9z0w and $DEPLOY_TOKEN in $PWD/src/db.ts" >&2; exit 1; fi`,
+        ],
       },
     ];
     const root = await makeRepo(specTree(plans));
@@ -95,10 +97,15 @@ describe('capture in a local run', () => {
     const index = committed(root).get(`${STORE}/index.md`)!;
     expect(signalEntries(index).map((e) => e.type)).toEqual(['completion', 'repair', 'struggle', 'deviation']);
     const withSummary = git(root, 'log', '--format=%s', BRANCH, '--', `${STORE}/index.md`).trim().split('\n');
-    expect(withSummary).toEqual(['docs(SPC-007): phase 01 verified', 'docs(SPC-007): summary of 01-02', 'docs(SPC-007): 01-02 failed', 'docs(SPC-007): summary of 01-01']);
+    expect(withSummary).toEqual([
+      'docs(SPC-007): phase 01 verified',
+      'docs(SPC-007): summary of 01-02',
+      'docs(SPC-007): 01-02 failed',
+      'docs(SPC-007): summary of 01-01',
+    ]);
   });
 
-  it('a repair records the settings the passing attempt\'s diff adds since the failed one, through the content-safety pass', async () => {
+  it("a repair records the settings the passing attempt's diff adds since the failed one, through the content-safety pass", async () => {
     const fixed = join(await mkdtemp(join(tmpdir(), 'harness-fixed-')), 'fixed');
     // The first attempt writes package.json without its pretest script and fails; the retry adds the script (and a secret in a setting).
     const pkg = (script: string) => `printf '{\\n  "name": "svc",\\n  "scripts": {\\n${script}    "test": "vitest run"\\n  }\\n}\\n' > package.json`;
@@ -132,7 +139,11 @@ describe('capture in a local run', () => {
   });
 
   it('caps the signals of a phase (knowledge.capture.max_per_phase) and says so', async () => {
-    const deviating = (id: string): StepPlan => ({ id, files: [`out/${id}.txt`], steps: [`mkdir -p out stray && echo ok > out/${id}.txt && echo x > stray/${id}.txt`] });
+    const deviating = (id: string): StepPlan => ({
+      id,
+      files: [`out/${id}.txt`],
+      steps: [`mkdir -p out stray && echo ok > out/${id}.txt && echo x > stray/${id}.txt`],
+    });
     const root = await makeRepo(specTree([deviating('01-01'), deviating('01-02'), deviating('01-03')]));
     const { reporter } = await run(root, { capture: { enabled: true, max_per_phase: 2 }, slots: 1 });
 
@@ -145,7 +156,9 @@ describe('capture in a local run', () => {
   });
 
   it('captures nothing with knowledge.capture.enabled false', async () => {
-    const root = await makeRepo(specTree([{ id: '01-01', files: ['out/01-01.txt'], steps: ['mkdir -p out x && echo ok > out/01-01.txt && echo y > x/y.txt'] }]));
+    const root = await makeRepo(
+      specTree([{ id: '01-01', files: ['out/01-01.txt'], steps: ['mkdir -p out x && echo ok > out/01-01.txt && echo y > x/y.txt'] }]),
+    );
     const { outcome } = await run(root, { capture: { enabled: false, max_per_phase: DEFAULT_CONFIG.knowledge.capture.max_per_phase } });
     expect(outcome.complete).toBe(true);
     expect(committed(root).size).toBe(0);
@@ -153,20 +166,40 @@ describe('capture in a local run', () => {
 
   it('a plan that passed with a lesson in its brief: a use signal, and match and use lines in the trajectory; none for a plan given nothing', async () => {
     const plans: StepPlan[] = [
-      { id: '01-01', title: 'Note storage tests', files: ['out/01-01.txt', 'src/db/notes.ts'], steps: [], body: 'Store notes in the SQLite database and cover save and load with vitest tests; the test files run in parallel.' },
-      { id: '01-02', title: 'Dark mode colors', files: ['out/01-02.txt', 'src/styles/theme.css'], steps: [], body: 'Define the palette as CSS custom properties for a dark theme.' },
+      {
+        id: '01-01',
+        title: 'Note storage tests',
+        files: ['out/01-01.txt', 'src/db/notes.ts'],
+        steps: [],
+        body: 'Store notes in the SQLite database and cover save and load with vitest tests; the test files run in parallel.',
+      },
+      {
+        id: '01-02',
+        title: 'Dark mode colors',
+        files: ['out/01-02.txt', 'src/styles/theme.css'],
+        steps: [],
+        body: 'Define the palette as CSS custom properties for a dark theme.',
+      },
     ];
     const store = Object.fromEntries(storeFiles().map((f) => [`${STORE}/${f.path}`, f.text]));
     const root = await makeRepo({ ...specTree(plans), ...store });
 
-    const { outcome } = await run(root, { agent: 'command', agents: { command: { command: 'mkdir -p out && cat > /dev/null && echo done > "out/$HARNESS_PLAN.txt"' } }, slots: 1 });
+    const { outcome } = await run(root, {
+      agent: 'command',
+      agents: { command: { command: 'mkdir -p out && cat > /dev/null && echo done > "out/$HARNESS_PLAN.txt"' } },
+      slots: 1,
+    });
 
     expect(outcome.complete).toBe(true);
     const use = signals(root).filter((s) => s.data.type === 'use');
     const given = ['lessons/testing/sqlite-parallel-tests.lesson.md', 'skills/sqlite-busy-in-parallel-tests/SKILL.md'];
     expect(use.map((s) => [s.data.plan, s.data.metadata?.entries])).toEqual([['01-01', given]]);
     const day = [...committed(root).keys()].find((p) => p.startsWith(`${STORE}/trajectory/`))!;
-    const lines = committed(root).get(day)!.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = committed(root)
+      .get(day)!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l.type, l.plan, l.entry, l.kind])).toEqual([
       ['match', '01-01', given[0], 'lesson'],
       ['match', '01-01', given[1], 'skill'],
@@ -177,7 +210,9 @@ describe('capture in a local run', () => {
 
   it('a run a person stopped (Ctrl-C) leaves an interrupted signal naming the plan it cut short, committed', async () => {
     const mark = join(await mkdtemp(join(tmpdir(), 'harness-mark-')), 'started');
-    const root = await makeRepo(specTree([{ id: '01-01', title: 'Slow build', files: ['out/01-01.txt'], steps: ['touch "$MARK"; sleep 20; mkdir -p out && echo ok > out/01-01.txt'] }]));
+    const root = await makeRepo(
+      specTree([{ id: '01-01', title: 'Slow build', files: ['out/01-01.txt'], steps: ['touch "$MARK"; sleep 20; mkdir -p out && echo ok > out/01-01.txt'] }]),
+    );
     const stop = new AbortController();
     const running = run(root, { env: { MARK: mark }, signal: stop.signal });
     await fileAppears(mark);

@@ -7,11 +7,12 @@ import { HarnessConfigSchema } from '../../app/engine/core/config/schema.js';
 import { standInCodex } from '../helpers/codex-standin.js';
 import { git, makeRepo, SPEC_DIR, specTree, worktreeOf } from '../helpers/repo.js';
 
-
 describe('harness run --agent codex', () => {
   it('runs the plan with the Codex CLI on PATH, sandboxed to the worktree, and merges its verified work', async () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }]));
-    const codex = await standInCodex([[{ report: { type: 'progress_update', message: 'writing' } }, { write: ['out/01-01.txt', 'one\n'] }, { final: 'Wrote it.' }]]);
+    const codex = await standInCodex([
+      [{ report: { type: 'progress_update', message: 'writing' } }, { write: ['out/01-01.txt', 'one\n'] }, { final: 'Wrote it.' }],
+    ]);
 
     const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'codex'], root, codex.env);
 
@@ -30,7 +31,9 @@ describe('harness run --agent codex', () => {
     const run = await harnessProcess(['run', SPEC_DIR, '--agent', 'codex'], root, { PATH: '/usr/bin:/bin' });
 
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('harness run: --agent codex cannot start: "codex" is not on PATH; install the Codex CLI (npm install -g @openai/codex), set agents.codex.executable in .github/harness.yml, or choose another agent with --agent (script, command)\n');
+    expect(run.stderr).toBe(
+      'harness run: --agent codex cannot start: "codex" is not on PATH; install the Codex CLI (npm install -g @openai/codex), set agents.codex.executable in .github/harness.yml, or choose another agent with --agent (script, command)\n',
+    );
   });
 });
 
@@ -38,10 +41,24 @@ describe('.github/harness.yml for codex', () => {
   it('takes agent: codex and agents.codex, in the form the agent takes', () => {
     const config = HarnessConfigSchema.parse({
       agent: 'codex',
-      agents: { codex: { model: 'gpt-6.2-sol', sandbox: 'danger-full-access', max_turns: 40, price: { input_per_million: 1.25, output_per_million: 10 }, extra_args: ['-c', 'model_reasoning_effort="high"'] } },
+      agents: {
+        codex: {
+          model: 'gpt-6.2-sol',
+          sandbox: 'danger-full-access',
+          max_turns: 40,
+          price: { input_per_million: 1.25, output_per_million: 10 },
+          extra_args: ['-c', 'model_reasoning_effort="high"'],
+        },
+      },
     });
     expect(config.agent).toBe('codex');
-    expect(agentsConfig(config).codex).toEqual({ model: 'gpt-6.2-sol', sandbox: 'danger-full-access', maxTurns: 40, price: { inputPerMillion: 1.25, outputPerMillion: 10 }, extraArgs: ['-c', 'model_reasoning_effort="high"'] });
+    expect(agentsConfig(config).codex).toEqual({
+      model: 'gpt-6.2-sol',
+      sandbox: 'danger-full-access',
+      maxTurns: 40,
+      price: { inputPerMillion: 1.25, outputPerMillion: 10 },
+      extraArgs: ['-c', 'model_reasoning_effort="high"'],
+    });
     expect(HarnessConfigSchema.safeParse({ agents: { codex: { sandbox: 'none' } } }).success).toBe(false);
     expect(HarnessConfigSchema.safeParse({ agents: { codex: { approval_policy: 'never' } } }).success).toBe(false);
   });
@@ -57,7 +74,10 @@ describe('harness run --agent codex without a credential', () => {
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 1, stderr: '' });
     expect(run.stdout).toContain('01-01 FAILED: the codex agent failed: codex could not reach the model: unexpected status 401 Unauthorized');
     expect(run.stdout).toContain('set CODEX_API_KEY (an OpenAI API key) for the agent, or run codex login');
-    const result = JSON.parse(readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/result.json'), 'utf8')) as { outcome: string; environment?: boolean };
+    const result = JSON.parse(readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/result.json'), 'utf8')) as {
+      outcome: string;
+      environment?: boolean;
+    };
     expect(result).toMatchObject({ outcome: 'failed', environment: true });
   });
 });

@@ -21,7 +21,15 @@ describe('harness run: plans done before harness (completed:, as harness import 
     // The work GSD did is in the repository already.
     const root = await makeRepo({ ...specTree(plans), 'out/01-01.txt': 'done in GSD\n', 'out/02-01.txt': 'done in GSD\n' });
     const reporter = new RecordingReporter();
-    const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 2, agent: 'script', reporter, pollMs: 25, env: { EVENTS: events } });
+    const outcome = await runSpec({
+      specDir: join(root, SPEC_DIR),
+      specArg: SPEC_DIR,
+      slots: 2,
+      agent: 'script',
+      reporter,
+      pollMs: 25,
+      env: { EVENTS: events },
+    });
 
     expect(outcome.plans).toEqual({ '01-01': 'verified', '01-02': 'verified', '02-01': 'verified', '02-02': 'verified' });
     expect(outcome.complete).toBe(true);

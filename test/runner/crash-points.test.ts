@@ -54,7 +54,10 @@ function running(pid: number): boolean {
   }
 }
 
-const worktrees = (root: string) => git(root, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length;
+const worktrees = (root: string) =>
+  git(root, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((l) => l.startsWith('worktree ')).length;
 
 /** The plans' worktrees git knows of (the integration worktree and the person's checkout aside). */
 const planWorktrees = (root: string) =>
@@ -64,7 +67,10 @@ const planWorktrees = (root: string) =>
     .map((l) => l.slice('worktree '.length));
 
 /** A worktree's administrative directory, from its .git file. */
-const adminOf = (worktree: string) => readFileSync(join(worktree, '.git'), 'utf8').replace(/^gitdir: /, '').trim();
+const adminOf = (worktree: string) =>
+  readFileSync(join(worktree, '.git'), 'utf8')
+    .replace(/^gitdir: /, '')
+    .trim();
 
 describe('a run killed at a git step', () => {
   it.each([
@@ -95,7 +101,7 @@ describe('a run killed at a git step', () => {
     expect(worktrees(root)).toBe(2);
   });
 
-  it('before a verified plan\'s worktree is removed, leaves no worktree behind once resumed', async () => {
+  it("before a verified plan's worktree is removed, leaves no worktree behind once resumed", async () => {
     const root = await makeRepo(specTree(PLANS));
     expect(await killedRun(root, { before: 'worktree remove' })).toBeNull();
     expect(worktrees(root)).toBeGreaterThan(2);
@@ -191,7 +197,16 @@ describe('a run killed at a git step', () => {
       },
     ];
     const root = await makeRepo({ ...specTree(plans), 'server.cjs': server });
-    return { root, mark, run: (env = {}) => spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: root, env: { ...process.env, SERVER_MARK: mark, ...env }, stdio: 'ignore' }) };
+    return {
+      root,
+      mark,
+      run: (env = {}) =>
+        spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], {
+          cwd: root,
+          env: { ...process.env, SERVER_MARK: mark, ...env },
+          stdio: 'ignore',
+        }),
+    };
   }
 
   /**
@@ -199,7 +214,10 @@ describe('a run killed at a git step', () => {
    * namespace of its own (containment.ts) knows itself (process.pid) by its id there only.
    */
   // Started in the plans' worktrees, which harness keeps beside the repository.
-  const servers = (root: string) => everyLive().filter((p) => p.command === 'node server.cjs' && [root, repoStateDir(join(root, '.git'))].some((dir) => p.cwd === dir || p.cwd?.startsWith(`${dir}/`)));
+  const servers = (root: string) =>
+    everyLive().filter(
+      (p) => p.command === 'node server.cjs' && [root, repoStateDir(join(root, '.git'))].some((dir) => p.cwd === dir || p.cwd?.startsWith(`${dir}/`)),
+    );
 
   /** The server the killed run left runs; resumed, the run completes, and no server it or the killed run started is left. */
   async function resumeStopsServers(root: string, mark: string): Promise<void> {
@@ -234,7 +252,10 @@ describe('a run killed at a git step', () => {
     // A process in a PID namespace of its own cannot see the run that started it: this run
     // keeps to a cgroup, or to the tag where there is none (the registry stops the namespace's
     // by its tag: test/machine/process-registry.test.ts).
-    const { root, mark, run } = await withCheckServer('if [ ! -e "$SERVER_MARK.killed" ]; then touch "$SERVER_MARK.killed"; kill -9 $PPID; fi; node server.cjs', 'GET /');
+    const { root, mark, run } = await withCheckServer(
+      'if [ ! -e "$SERVER_MARK.killed" ]; then touch "$SERVER_MARK.killed"; kill -9 $PPID; fi; node server.cjs',
+      'GET /',
+    );
     const child = run({ [CONTAINMENT_ENV]: 'cgroup,tag' });
     expect(await new Promise((r) => child.once('exit', (_code, signal) => r(signal)))).toBe('SIGKILL');
     // The orphaned server comes up on its own, with nobody left to stop it, until the next run.

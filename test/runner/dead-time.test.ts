@@ -12,7 +12,12 @@ describe('a plan resumed after its run was stopped', () => {
     // The step says it started, then waits for the file "go": the first run is stopped while it waits.
     const signals = mkdtempSync(join(tmpdir(), 'harness-dead-time-'));
     const root = await makeRepo(
-      specTree([{ id: '01-01', steps: [`touch "${signals}/waiting" && while [ ! -f "${signals}/go" ]; do sleep 0.05; done; mkdir -p out && echo done > out/01-01.txt`] }]),
+      specTree([
+        {
+          id: '01-01',
+          steps: [`touch "${signals}/waiting" && while [ ! -f "${signals}/go" ]; do sleep 0.05; done; mkdir -p out && echo done > out/01-01.txt`],
+        },
+      ]),
     );
     const base = Date.parse('2026-03-02T09:00:00Z');
     const options = { specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', pollMs: 25 };

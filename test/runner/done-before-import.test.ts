@@ -19,14 +19,16 @@ const spec = () =>
 const statusMd = (root: string) => readFileSync(join(worktreeOf(root, 'SPC-007', 'integration'), SPEC_DIR, 'STATUS.md'), 'utf8');
 
 describe('plans done before import', () => {
-  it('are counted apart from what harness verified: status before the run, the run\'s summary, STATUS.md and status after', async () => {
+  it("are counted apart from what harness verified: status before the run, the run's summary, STATUS.md and status after", async () => {
     const root = await makeRepo(spec());
     const before = await runCli(['status', SPEC_DIR], root);
     expect(before.stdout).toContain('not run yet: harness run docs/specs/SPC-007-test (1 of 2 plans done before import, which it will not run)');
 
     const run = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('SPC-007: 1/2 plans verified (1 more done before import, not run), 1/2 phases verified (1 more done before import, not run)\n');
+    expect(run.stdout).toContain(
+      'SPC-007: 1/2 plans verified (1 more done before import, not run), 1/2 phases verified (1 more done before import, not run)\n',
+    );
 
     const doc = statusMd(root);
     expect(doc).toContain('  plans_verified: 1\n');
@@ -41,7 +43,10 @@ describe('plans done before import', () => {
     expect(after.stdout).toContain('Phase 01 · Phase — done before import');
     expect(after.stdout).toContain('  ≡ 01-01 Data model  done before import · completed 2026-01-23; not run or checked by harness');
     expect(after.stdout).toMatch(/ {2}✓ 02-01 API {2}verified/);
-    const json = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout) as { plans: { id: string; state: string }[]; progress: Record<string, number> };
+    const json = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout) as {
+      plans: { id: string; state: string }[];
+      progress: Record<string, number>;
+    };
     expect(json.plans.map((p) => [p.id, p.state])).toEqual([
       ['01-01', 'done-before-import'],
       ['02-01', 'verified'],
@@ -51,9 +56,13 @@ describe('plans done before import', () => {
 
   it('leave a run of nothing but them saying it verified nothing', async () => {
     const root = await makeRepo(specTree([{ id: '01-01', title: 'Data model', extra: 'completed: "2026-01-23"', steps: ['false'] }]));
-    expect((await runCli(['status', SPEC_DIR], root)).stdout).toContain('not run yet: harness run docs/specs/SPC-007-test (1 of 1 plan done before import, which it will not run)');
+    expect((await runCli(['status', SPEC_DIR], root)).stdout).toContain(
+      'not run yet: harness run docs/specs/SPC-007-test (1 of 1 plan done before import, which it will not run)',
+    );
     const run = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
-    expect(run.stdout).toContain('SPC-007: 0/1 plans verified (1 more done before import, not run), 0/1 phases verified (1 more done before import, not run)\n');
+    expect(run.stdout).toContain(
+      'SPC-007: 0/1 plans verified (1 more done before import, not run), 0/1 phases verified (1 more done before import, not run)\n',
+    );
     expect(statusMd(root)).toContain('  plans_verified: 0\n');
   });
 });

@@ -47,7 +47,15 @@ describe('a background process an agent leaves', () => {
     const escaped = join(await mkdtemp(join(tmpdir(), 'harness-escaped-')), 'pid');
     const step = `setsid sh -c 'echo $$ > "$ESCAPED"; exec sleep 301.25' &\nwhile [ ! -s "$ESCAPED" ]; do :; done\nmkdir -p out && echo done > out/01-01.txt`;
     const root = await makeRepo(specTree([{ id: '01-01', steps: [step] }]));
-    const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter: new RecordingReporter(), pollMs: 25, env: { ESCAPED: escaped } });
+    const outcome = await runSpec({
+      specDir: join(root, SPEC_DIR),
+      specArg: SPEC_DIR,
+      slots: 1,
+      agent: 'script',
+      reporter: new RecordingReporter(),
+      pollMs: 25,
+      env: { ESCAPED: escaped },
+    });
 
     expect(outcome.complete).toBe(true);
     // Killed: gone as soon as the kernel has ended it (a busy machine takes longer; a miss never ends).
@@ -67,7 +75,13 @@ describe('what a check started when the run was killed', () => {
     // The check starts a server of its own (out of its group) and one in it, then hangs until the run is killed; run again, it passes.
     const check = `if [ -e "$MARK" ]; then echo "# pass 1"; exit 0; fi\nsetsid sh -c 'exec sleep 302.5' > /dev/null 2>&1 &\nsleep 303.5 &\ntouch "$MARK"\nwait\n`;
     const root = await makeRepo({
-      ...specTree([{ id: '01-01', steps: ['mkdir -p out && echo done > out/01-01.txt'], checks: ['  - { id: made, type: file_exists, path: out/01-01.txt }', '  - { id: tests, type: tests_pass, command: "sh check.sh" }'] }]),
+      ...specTree([
+        {
+          id: '01-01',
+          steps: ['mkdir -p out && echo done > out/01-01.txt'],
+          checks: ['  - { id: made, type: file_exists, path: out/01-01.txt }', '  - { id: tests, type: tests_pass, command: "sh check.sh" }'],
+        },
+      ]),
       'check.sh': check,
     });
     const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: root, env: { ...process.env, MARK: mark }, stdio: 'ignore' });
@@ -98,31 +112,47 @@ describe.each(CONTAINER_KINDS)('in a %s of its own, what a step and a check leav
   let restore: () => void = () => undefined;
   afterEach(() => restore());
 
-  it.skipIf(!here)(`is gone when the plan ends, with an empty environment, out of its group or ignoring SIGTERM, and the step log names it (${kind} available here)`, async () => {
-    restore = usingContainment(kind);
-    const step = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
-    const check = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
-    const n = kind === 'cgroup' ? ['5101.', '5102.'] : ['5201.', '5202.'];
-    const root = await makeRepo({
-      ...specTree([{ id: '01-01', steps: [`${leavingBehind(n[0]!, step)}\nmkdir -p out && echo done > out/01-01.txt`], checks: ['  - { id: made, type: file_exists, path: out/01-01.txt }', '  - { id: tests, type: tests_pass, command: "sh check.sh" }'] }]),
-      'check.sh': `${leavingBehind(n[1]!, check)}\necho "# pass 1"\n`,
-    });
-    const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter: new RecordingReporter(), pollMs: 25 });
+  it.skipIf(!here)(
+    `is gone when the plan ends, with an empty environment, out of its group or ignoring SIGTERM, and the step log names it (${kind} available here)`,
+    async () => {
+      restore = usingContainment(kind);
+      const step = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
+      const check = realpathSync(await mkdtemp(join(tmpdir(), 'harness-left-')));
+      const n = kind === 'cgroup' ? ['5101.', '5102.'] : ['5201.', '5202.'];
+      const root = await makeRepo({
+        ...specTree([
+          {
+            id: '01-01',
+            steps: [`${leavingBehind(n[0]!, step)}\nmkdir -p out && echo done > out/01-01.txt`],
+            checks: ['  - { id: made, type: file_exists, path: out/01-01.txt }', '  - { id: tests, type: tests_pass, command: "sh check.sh" }'],
+          },
+        ]),
+        'check.sh': `${leavingBehind(n[1]!, check)}\necho "# pass 1"\n`,
+      });
+      const outcome = await runSpec({
+        specDir: join(root, SPEC_DIR),
+        specArg: SPEC_DIR,
+        slots: 1,
+        agent: 'script',
+        reporter: new RecordingReporter(),
+        pollMs: 25,
+      });
 
-    expect(outcome.complete).toBe(true);
-    // All four of each had started, and nothing the step or the check started runs on: under any id, before or after its exec.
-    for (const dir of [step, check]) for (const i of [1, 2, 3, 4]) expect(existsSync(join(dir, `p${i}`)), `${dir}/p${i}`).toBe(true);
-    expect(leftInRun(root)).toEqual([]);
-    for (const [m, i] of n.flatMap((m) => [1, 2, 3, 4].map((i) => [m, i] as const))) expect(alive(`sleep ${m}${i}`), `sleep ${m}${i}`).toEqual([]);
-    const logs = join(root, '.orchestration/SPC-007/sessions/01-01/logs');
-    const text = readdirSync(logs, { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile())
-      .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
-      .join('\n');
-    // Those without a tag too.
-    expect(text).toMatch(new RegExp(`\\[harness\\] ended \\d+ processes left running: .*\\(sleep ${n[0]!.replace('.', '\\.')}1\\)`));
-    expect(text).toMatch(new RegExp(`\\[harness\\] ended \\d+ processes left running: .*\\(sleep ${n[0]!.replace('.', '\\.')}2\\)`));
-  });
+      expect(outcome.complete).toBe(true);
+      // All four of each had started, and nothing the step or the check started runs on: under any id, before or after its exec.
+      for (const dir of [step, check]) for (const i of [1, 2, 3, 4]) expect(existsSync(join(dir, `p${i}`)), `${dir}/p${i}`).toBe(true);
+      expect(leftInRun(root)).toEqual([]);
+      for (const [m, i] of n.flatMap((m) => [1, 2, 3, 4].map((i) => [m, i] as const))) expect(alive(`sleep ${m}${i}`), `sleep ${m}${i}`).toEqual([]);
+      const logs = join(root, '.orchestration/SPC-007/sessions/01-01/logs');
+      const text = readdirSync(logs, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
+        .join('\n');
+      // Those without a tag too.
+      expect(text).toMatch(new RegExp(`\\[harness\\] ended \\d+ processes left running: .*\\(sleep ${n[0]!.replace('.', '\\.')}1\\)`));
+      expect(text).toMatch(new RegExp(`\\[harness\\] ended \\d+ processes left running: .*\\(sleep ${n[0]!.replace('.', '\\.')}2\\)`));
+    },
+  );
 });
 
 describe('where no container can be made', () => {
@@ -141,8 +171,18 @@ describe('where no container can be made', () => {
     process.env.PATH = `${bin}:${path}`;
     restore = usingContainment('pidns');
     // Each step waits until what it leaves has left its group (and written so).
-    const step = (id: string) => `setsid sh -c 'trap "" TERM; echo $$ > left; exec sleep 5301.${id.at(-1)}' &\nwhile [ ! -s left ]; do :; done\nrm left\nmkdir -p out && echo done > out/${id}.txt`;
-    const root = await makeRepo(specTree([{ id: '01-01', steps: [step('01-01')] }, { id: '01-02', steps: [step('01-02')], checks: ['  - { id: made, type: file_exists, path: out/01-02.txt }', '  - { id: tests, type: tests_pass, command: "echo \'# pass 1\'" }'] }]));
+    const step = (id: string) =>
+      `setsid sh -c 'trap "" TERM; echo $$ > left; exec sleep 5301.${id.at(-1)}' &\nwhile [ ! -s left ]; do :; done\nrm left\nmkdir -p out && echo done > out/${id}.txt`;
+    const root = await makeRepo(
+      specTree([
+        { id: '01-01', steps: [step('01-01')] },
+        {
+          id: '01-02',
+          steps: [step('01-02')],
+          checks: ['  - { id: made, type: file_exists, path: out/01-02.txt }', '  - { id: tests, type: tests_pass, command: "echo \'# pass 1\'" }'],
+        },
+      ]),
+    );
     const reporter = new RecordingReporter();
     const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 2, agent: 'script', reporter, pollMs: 25 });
 
@@ -150,7 +190,9 @@ describe('where no container can be made', () => {
     // Once in the run, for two plans, their steps and their checks.
     const said = reporter.events.flatMap((e) => (e.kind === 'info' && e.text.startsWith('processes:') ? [e.text] : []));
     expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(/^processes: agents and checks are not contained here: no PID namespace \(unshare --pid --fork --kill-child --mount-proc: unshare: unshare failed: Operation not permitted; .*\)\. What they start is found by its HARNESS_PROCESS_TAG only/);
+    expect(said[0]).toMatch(
+      /^processes: agents and checks are not contained here: no PID namespace \(unshare --pid --fork --kill-child --mount-proc: unshare: unshare failed: Operation not permitted; .*\)\. What they start is found by its HARNESS_PROCESS_TAG only/,
+    );
     expect(leftInRun(root)).toEqual([]);
   });
 });

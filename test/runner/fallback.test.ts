@@ -17,17 +17,26 @@ async function fallbackSpec(config: string, geminiCalls: Record<string, unknown>
     '.github/harness.yml': config,
   });
   const resetsAt = new Date((Math.floor(Date.now() / 60_000) + 2 * 1440) * 60_000);
-  const codex = await standInCodex([[{ write: ['out/01-01.txt', 'half\n'] }, { message: 'Wrote the first half of out/01-01.txt.' }, { limit: { plan: 'plus', resets_at: resetsAt.getTime() / 1000 } }]]);
+  const codex = await standInCodex([
+    [
+      { write: ['out/01-01.txt', 'half\n'] },
+      { message: 'Wrote the first half of out/01-01.txt.' },
+      { limit: { plan: 'plus', resets_at: resetsAt.getTime() / 1000 } },
+    ],
+  ]);
   const gemini = await standInGemini(geminiCalls);
   const env = { ...codex.env, ...gemini.env, PATH: `${codex.bin}:${gemini.bin}:${process.env.PATH}` };
   return { root, codex, gemini, env, resetsAt };
 }
 
-const CONFIG = 'agent: codex\nagents:\n  fallback: [gemini]\n  codex:\n    price: { input_per_million: 1, output_per_million: 10 }\n  gemini:\n    price: { input_per_million: 1, output_per_million: 10 }\n';
+const CONFIG =
+  'agent: codex\nagents:\n  fallback: [gemini]\n  codex:\n    price: { input_per_million: 1, output_per_million: 10 }\n  gemini:\n    price: { input_per_million: 1, output_per_million: 10 }\n';
 
 describe("harness run with agents.fallback, at the agent's usage limit", () => {
   it('goes on with the next engine in a new session told what the first did; the plan is verified and its records name both engines and their costs', async () => {
-    const { root, codex, gemini, env } = await fallbackSpec(CONFIG, [[{ recall: 'Other engines worked on this plan before you' }, { tokens: [2000, 100] }, { text: 'Kept the half codex wrote.' }]]);
+    const { root, codex, gemini, env } = await fallbackSpec(CONFIG, [
+      [{ recall: 'Other engines worked on this plan before you' }, { tokens: [2000, 100] }, { text: 'Kept the half codex wrote.' }],
+    ]);
 
     const run = await runCli(['run', SPEC_DIR], root, { env });
 
@@ -46,19 +55,24 @@ describe("harness run with agents.fallback, at the agent's usage limit", () => {
     const summary = git(root, 'show', `${INTEGRATION}:${SUMMARY}`);
     expect(summary).toMatch(/^agent: gemini$/m);
     expect(summary).toContain('engines:');
-    expect(summary).toMatch(/Engines, in order \(agents\.fallback\):\n- codex \(1 turns\): codex stopped at the model's usage limit: You’ve hit your usage limit\./);
+    expect(summary).toMatch(
+      /Engines, in order \(agents\.fallback\):\n- codex \(1 turns\): codex stopped at the model's usage limit: You’ve hit your usage limit\./,
+    );
     expect(summary).toContain('\n- gemini ($0.00, 1 turns, 2000 tokens in, 100 out): finished the attempt');
     // What both used together is the plan's: codex's turn (a run stopped at its limit reports no tokens) and gemini's.
     expect(summary).toContain('Cost: $0.00, 2 turns, 2000 tokens in, 100 out');
     expect(result.usage).toMatchObject({ turns: 2, inputTokens: 2000, outputTokens: 100 });
     // harness status --json: the plan's spend names both engines, counted under the one that finished it.
     const status = await runCli(['status', SPEC_DIR, '--json'], root, { env });
-    const spend = (JSON.parse(status.stdout) as { spend: { plans: { plan: string; engine: string; inputTokens: number }[]; engines: { engine: string }[] } }).spend;
+    const spend = (JSON.parse(status.stdout) as { spend: { plans: { plan: string; engine: string; inputTokens: number }[]; engines: { engine: string }[] } })
+      .spend;
     expect(spend.plans).toEqual([expect.objectContaining({ plan: '01-01', engine: 'codex → gemini', inputTokens: 2000 })]);
     expect(spend.engines.map((e) => e.engine)).toEqual(['gemini']);
     // The retrospective ranks the plans by what they cost, with their attempts and engines.
     const retro = await runCli(['retrospective', SPEC_DIR, '--dry-run'], root, { env });
-    expect(retro.stdout).toContain('Costliest plans of SPC-007 ($0.00 in all, as the agents reported it):\n  01-01 (codex → gemini): $0.00 over 1 attempt, 2 turns, 2,000 tokens in, 100 out\n');
+    expect(retro.stdout).toContain(
+      'Costliest plans of SPC-007 ($0.00 in all, as the agents reported it):\n  01-01 (codex → gemini): $0.00 over 1 attempt, 2 turns, 2,000 tokens in, 100 out\n',
+    );
   });
 
   it('pauses as it would without fallbacks when none of them can go on', async () => {

@@ -40,7 +40,7 @@ describe('harness run --plan / --phase', () => {
     );
   });
 
-  it('runs a phase\'s plans with --phase and names the plan of an earlier phase a later plan waits for', async () => {
+  it("runs a phase's plans with --phase and names the plan of an earlier phase a later plan waits for", async () => {
     const plans: StepPlan[] = [
       { id: '01-01', steps: ['mkdir -p out && echo a > out/01-01.txt'] },
       { id: '02-01', steps: ['mkdir -p out && echo b > out/02-01.txt'] },
@@ -56,7 +56,7 @@ describe('harness run --plan / --phase', () => {
 });
 
 describe('a run, as a newcomer reads it', () => {
-  it('asks a plan\'s human check once: the approval stands at phase level', async () => {
+  it("asks a plan's human check once: the approval stands at phase level", async () => {
     const plans: StepPlan[] = [
       {
         id: '01-01',
@@ -78,10 +78,17 @@ describe('a run, as a newcomer reads it', () => {
     expect(asked).toEqual(['01-01: Visual quality: The page looks calm']);
     expect(outcome.complete).toBe(true);
     // What it asks is said once, in the run's line and in status.
-    const line = new PlainReporter((t) => void (status += t), () => new Date('2026-11-22T10:11:12Z'));
+    const line = new PlainReporter(
+      (t) => void (status += t),
+      () => new Date('2026-11-22T10:11:12Z'),
+    );
     line.event(reporter.events.find((e) => e.kind === 'plan-checkpoint')!);
-    expect(status).toContain(`\nWaiting for a person:\n  01-01 asks you to check: Visual quality: The page looks calm\n    harness respond ${SPEC_DIR} 01-01 <answer>   (approve | reject)\n`);
-    expect(status).toContain(`10:11:12 01-01 waits for a person to check: Visual quality: The page looks calm\n    answer with: harness respond ${SPEC_DIR} 01-01 <answer> (one of: approve, reject)\n`);
+    expect(status).toContain(
+      `\nWaiting for a person:\n  01-01 asks you to check: Visual quality: The page looks calm\n    harness respond ${SPEC_DIR} 01-01 <answer>   (approve | reject)\n`,
+    );
+    expect(status).toContain(
+      `10:11:12 01-01 waits for a person to check: Visual quality: The page looks calm\n    answer with: harness respond ${SPEC_DIR} 01-01 <answer> (one of: approve, reject)\n`,
+    );
   });
 
   it('researches ahead only phases none of whose plans has started', async () => {
@@ -95,7 +102,7 @@ describe('a run, as a newcomer reads it', () => {
     expect(reporter.events.filter((e) => e.kind === 'research').map((e) => e.kind === 'research' && e.phase)).toEqual(['02']);
   });
 
-  it('gives a failed check\'s reason with the output line that says what failed, and status keeps multi-line details under the plan', async () => {
+  it("gives a failed check's reason with the output line that says what failed, and status keeps multi-line details under the plan", async () => {
     const plans: StepPlan[] = [
       {
         id: '01-01',
@@ -113,14 +120,18 @@ describe('a run, as a newcomer reads it', () => {
       reason: 'plan 01-01 did not pass verification: 1 check failed: tests (exit 1: AssertionError: expected 2 to be 3)',
     });
     const status = await runCli(['status', SPEC_DIR], root);
-    expect(status.stdout).toContain('  ✗ 01-01 Plan 01-01  failed · plan 01-01 did not pass verification: 1 check failed: tests (exit 1: AssertionError: expected 2 to be 3)\n');
+    expect(status.stdout).toContain(
+      '  ✗ 01-01 Plan 01-01  failed · plan 01-01 did not pass verification: 1 check failed: tests (exit 1: AssertionError: expected 2 to be 3)\n',
+    );
   });
 
   it('status keeps a multi-line reason under its plan, not at the margin', async () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: ['echo "first problem" >&2; echo "second problem" >&2; exit 3'] }]));
     await run(root);
     const status = await runCli(['status', SPEC_DIR], root);
-    expect(status.stdout).toMatch(/\n {2}✗ 01-01 Plan 01-01 {2}failed · the script agent failed: step 1\/1 "Step 1" failed with exit code 3 \(log: [^)]+\)\n {6}first problem\n {6}second problem\n/);
+    expect(status.stdout).toMatch(
+      /\n {2}✗ 01-01 Plan 01-01 {2}failed · the script agent failed: step 1\/1 "Step 1" failed with exit code 3 \(log: [^)]+\)\n {6}first problem\n {6}second problem\n/,
+    );
     expect(status.stdout).toContain('failed · 0/1 plans · 0/1 phases · 0% · under 3 s of work\n');
   });
 

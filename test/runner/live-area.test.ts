@@ -6,7 +6,14 @@ import { displayWidth, liveLines, type LivePlan } from '../../app/runner/live-ar
 import { PlainReporter, TtyReporter } from '../../app/runner/progress.js';
 
 const totals = { plansVerified: 1, plansTotal: 4, phasesVerified: 0, phasesTotal: 2 };
-const plan = (id: string, over: Partial<LivePlan> = {}): LivePlan => ({ plan: id, title: `Plan ${id}`, detail: 'verifying', seconds: 3, waiting: false, ...over });
+const plan = (id: string, over: Partial<LivePlan> = {}): LivePlan => ({
+  plan: id,
+  title: `Plan ${id}`,
+  detail: 'verifying',
+  seconds: 3,
+  waiting: false,
+  ...over,
+});
 
 describe('the live area', () => {
   it('keeps every line to one terminal row, counting wide characters twice and folding newlines', () => {
@@ -36,7 +43,11 @@ describe('the live area', () => {
 
   it('is held while a question is on screen: nothing is drawn, nothing erased, until released', () => {
     let out = '';
-    const reporter = new TtyReporter((t) => void (out += t), () => 80, () => 24);
+    const reporter = new TtyReporter(
+      (t) => void (out += t),
+      () => 80,
+      () => 24,
+    );
     reporter.event({ kind: 'plan-started', plan: '01-02', title: 'Store', attempt: 1, resumed: false });
     const release = reporter.hold();
     const held = out.length;
@@ -91,9 +102,12 @@ describe('durations', () => {
     expect([0, 0.1, 2.5].map(formatMinutes)).toEqual(['under 3 s', '6 s', '2.5 min']);
   });
 
-  it('in the run\'s lines', () => {
+  it("in the run's lines", () => {
     let out = '';
-    const reporter = new PlainReporter((t) => void (out += t), () => new Date('2026-11-22T10:11:12Z'));
+    const reporter = new PlainReporter(
+      (t) => void (out += t),
+      () => new Date('2026-11-22T10:11:12Z'),
+    );
     reporter.event({ kind: 'plan-verified', plan: '01-02', minutes: 0.2, seconds: 12.3 });
     expect(out).toBe('10:11:12 01-02 verified and merged (12 s)\n');
   });

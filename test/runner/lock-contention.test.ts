@@ -85,7 +85,10 @@ describe('the run lock', () => {
       const results = contenders.map((c) => c.lines[1]);
       writeFileSync(release, '');
       await Promise.all(contenders.map((c) => c.exited));
-      expect(results.filter((r) => r === 'got'), results.join(',')).toHaveLength(1);
+      expect(
+        results.filter((r) => r === 'got'),
+        results.join(','),
+      ).toHaveLength(1);
       expect(results.filter((r) => r === 'RunLockedError')).toHaveLength(11);
       expect(existsSync(join(dir, 'run.lock'))).toBe(false);
     }

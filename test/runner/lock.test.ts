@@ -26,7 +26,9 @@ describe('the run lock', () => {
     const release = await acquireRunLock(dir);
     await release();
     expect(existsSync(join(dir, 'run.lock'))).toBe(false);
-    await (await acquireRunLock(dir))();
+    await (
+      await acquireRunLock(dir)
+    )();
   });
 
   it('takes over past a taker that was killed in the middle of its takeover', async () => {
@@ -44,7 +46,9 @@ describe('the run lock', () => {
     const empty = mkdtempSync(join(tmpdir(), 'harness-lock-'));
     writeFileSync(join(empty, 'run.lock'), '');
     utimesSync(join(empty, 'run.lock'), old, old);
-    await (await acquireRunLock(empty))();
+    await (
+      await acquireRunLock(empty)
+    )();
 
     const guarded = mkdtempSync(join(tmpdir(), 'harness-lock-'));
     const stale = deadPid();

@@ -27,7 +27,10 @@ describe('commit messages from hostile titles', () => {
     const repo = await RunRepo.open(root);
     const merged = await repo.merge(root, 'plan', {
       subject: `Merge plan 01-01: ${FORGED}\u0000`,
-      trailers: [{ key: 'Plan', value: '01-01' }, { key: 'Spec', value: 'SPC-001' }],
+      trailers: [
+        { key: 'Plan', value: '01-01' },
+        { key: 'Spec', value: 'SPC-001' },
+      ],
     });
     expect(merged.ok).toBe(true);
     expect(git(root, 'log', '-1', '--format=%(trailers:only,unfold)')).toBe('Plan: 01-01\nSpec: SPC-001\n\n');

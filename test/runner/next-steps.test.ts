@@ -31,6 +31,11 @@ describe('after a failure', () => {
 
     const status = await runCli(['status', SPEC_DIR], root);
     const next = status.stdout.slice(status.stdout.indexOf('Next:\n'));
-    expect(next.split('\n').slice(1, 6).map((l) => l.trim())).toEqual(steps);
+    expect(
+      next
+        .split('\n')
+        .slice(1, 6)
+        .map((l) => l.trim()),
+    ).toEqual(steps);
   });
 });

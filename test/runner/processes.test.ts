@@ -24,7 +24,7 @@ const PLANS: StepPlan[] = Array.from({ length: 8 }, (_, i) => ({
 }));
 
 describe('the processes of a run', () => {
-  it('are ten per plan, and none of them is a worktree add per plan, automatic maintenance, a log beyond the secret scan\'s, a diff of the attempt or a status but the spec\'s, once', async () => {
+  it("are ten per plan, and none of them is a worktree add per plan, automatic maintenance, a log beyond the secret scan's, a diff of the attempt or a status but the spec's, once", async () => {
     const root = await makeRepo(specTree(PLANS));
     const trace = join(root, '.git', 'trace2.json');
     process.env.GIT_TRACE2_EVENT = trace;
@@ -52,7 +52,7 @@ describe('the processes of a run', () => {
     expect(kinds.get('worktree remove')).toBe(1);
     expect(kinds.get('checkout')).toBe(PLANS.length - 1);
     for (const never of ['maintenance', 'gc', 'diff-tree']) expect(kinds.get(never), never).toBeUndefined();
-    expect(kinds.get('status'), 'the spec directory\'s, once a run').toBe(1);
+    expect(kinds.get('status'), "the spec directory's, once a run").toBe(1);
     // Only the worker's staged-file list of each step's commit.
     expect(kinds.get('diff')).toBe(PLANS.length);
   });

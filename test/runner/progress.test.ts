@@ -6,7 +6,10 @@ const checkpoint = { id: 'storage', kind: 'decision' as const, prompt: 'Which st
 describe('run progress', () => {
   it('prints one timestamped line per event when the output is not a terminal', () => {
     let out = '';
-    const reporter = new PlainReporter((t) => void (out += t), () => new Date('2026-11-22T10:11:12Z'));
+    const reporter = new PlainReporter(
+      (t) => void (out += t),
+      () => new Date('2026-11-22T10:11:12Z'),
+    );
     reporter.event({ kind: 'plan-started', plan: '01-02', title: 'Store', attempt: 1, resumed: false });
     reporter.event({ kind: 'plan-progress', plan: '01-02', message: 'Write src/store.js', task: 1, total: 3 });
     reporter.event({ kind: 'plan-checkpoint', plan: '01-02', checkpoint, respond: 'harness respond docs/specs/x 01-02 <answer>' });
@@ -25,7 +28,10 @@ describe('run progress', () => {
 
   it('keeps a line per running plan and a bar for the spec below the events in a terminal', () => {
     let out = '';
-    const reporter = new TtyReporter((t) => void (out += t), () => 80);
+    const reporter = new TtyReporter(
+      (t) => void (out += t),
+      () => 80,
+    );
     reporter.totals({ plansVerified: 1, plansTotal: 4, phasesVerified: 0, phasesTotal: 2 });
     reporter.event({ kind: 'plan-started', plan: '01-02', title: 'Store', attempt: 1, resumed: false });
     reporter.event({ kind: 'plan-progress', plan: '01-02', message: 'Write src/store.js', task: 2, total: 3 });
@@ -41,11 +47,17 @@ describe('run progress', () => {
 
   it('prints the heartbeat as a line of its own, stamped when piped, and not over a question being typed in a terminal', () => {
     let plain = '';
-    new PlainReporter((t) => void (plain += t), () => new Date('2026-11-22T10:11:12Z')).event({ kind: 'heartbeat', text: 'still verifying phase 01 (10 s)' });
+    new PlainReporter(
+      (t) => void (plain += t),
+      () => new Date('2026-11-22T10:11:12Z'),
+    ).event({ kind: 'heartbeat', text: 'still verifying phase 01 (10 s)' });
     expect(plain).toBe('10:11:12 still verifying phase 01 (10 s)\n');
 
     let out = '';
-    const reporter = new TtyReporter((t) => void (out += t), () => 80);
+    const reporter = new TtyReporter(
+      (t) => void (out += t),
+      () => 80,
+    );
     reporter.event({ kind: 'heartbeat', text: 'still running: 01-02 (claude, 10 s)' });
     expect(out).toContain('still running: 01-02 (claude, 10 s)\n');
     const release = reporter.hold();

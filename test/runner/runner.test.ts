@@ -40,7 +40,8 @@ describe('harness run', () => {
     // 01-01 and 01-02 each go on only once 01-03 has started: run side by side, it starts while
     // the first of them runs; run one after another, that plan would wait for good.
     const waitFor0103 = 'until grep -q "start 01-03" "$EVENTS"; do sleep 0.05; done; ';
-    const step = (id: string) => `echo "start ${id}" >> "$EVENTS"; ${id === '01-03' ? '' : waitFor0103}mkdir -p out; echo ${id} > out/${id}.txt; echo "end ${id}" >> "$EVENTS"`;
+    const step = (id: string) =>
+      `echo "start ${id}" >> "$EVENTS"; ${id === '01-03' ? '' : waitFor0103}mkdir -p out; echo ${id} > out/${id}.txt; echo "end ${id}" >> "$EVENTS"`;
     const plans: StepPlan[] = [
       { id: '01-01', files: ['out/01-01.txt', 'shared/config.json'], steps: [step('01-01')] },
       { id: '01-02', files: ['out/01-02.txt', 'shared/**'], steps: [step('01-02')] },
@@ -61,7 +62,10 @@ describe('harness run', () => {
   });
 
   it('starts many plans at once without git tripping over itself', async () => {
-    const plans: StepPlan[] = Array.from({ length: 16 }, (_, i) => ({ id: `01-${String(i + 1).padStart(2, '0')}`, steps: [`mkdir -p out && echo ${i} > out/01-${String(i + 1).padStart(2, '0')}.txt`] }));
+    const plans: StepPlan[] = Array.from({ length: 16 }, (_, i) => ({
+      id: `01-${String(i + 1).padStart(2, '0')}`,
+      steps: [`mkdir -p out && echo ${i} > out/01-${String(i + 1).padStart(2, '0')}.txt`],
+    }));
     const root = await makeRepo(specTree(plans));
     const { outcome, reporter } = await run(root, { slots: 8 });
     expect(reporter.events.filter((e) => e.kind === 'info')).toEqual([]);
@@ -100,7 +104,12 @@ describe('harness run', () => {
       { id: '01-02', steps: ['mkdir -p out && printf TWO > out/01-02.txt'] },
       // 02-02 ends only once phase 01's verification is on record (failed), so 02-01 cannot start before it.
       { id: '02-01', dependsOn: ['01-01', '02-02'], steps: ['mkdir -p out && echo ok > out/02-01.txt'] },
-      { id: '02-02', steps: ['until [ -e "$(git rev-parse --git-common-dir)/../.orchestration/SPC-007/phases/01.json" ]; do sleep 0.05; done; mkdir -p out && echo ok > out/02-02.txt'] },
+      {
+        id: '02-02',
+        steps: [
+          'until [ -e "$(git rev-parse --git-common-dir)/../.orchestration/SPC-007/phases/01.json" ]; do sleep 0.05; done; mkdir -p out && echo ok > out/02-02.txt',
+        ],
+      },
     ];
     const root = await makeRepo(specTree(plans, roadmap));
     const cli = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
@@ -127,7 +136,11 @@ describe('harness run', () => {
 
   it('finishes a run killed with SIGKILL mid-plan with the same result and no duplicate commits', async () => {
     const plans: StepPlan[] = [
-      { id: '01-01', files: ['out/a.txt', 'out/b.txt', 'out/c.txt'], steps: ['mkdir -p out && echo a > out/a.txt', 'touch "$MARK"; sleep 2; echo b > out/b.txt', 'echo c > out/c.txt'] },
+      {
+        id: '01-01',
+        files: ['out/a.txt', 'out/b.txt', 'out/c.txt'],
+        steps: ['mkdir -p out && echo a > out/a.txt', 'touch "$MARK"; sleep 2; echo b > out/b.txt', 'echo c > out/c.txt'],
+      },
       { id: '01-02', dependsOn: ['01-01'], steps: ['mkdir -p out && cat out/a.txt out/b.txt out/c.txt > out/01-02.txt'] },
     ];
     const tree = specTree(plans);

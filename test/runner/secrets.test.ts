@@ -21,13 +21,17 @@ const summary = (root: string, plan: string) => readFileSync(join(integration(ro
 
 describe('the scan before a plan is merged', () => {
   it('stops a plan whose commits add a private key: the plan fails naming the file and line, never the value, and nothing is merged', async () => {
-    const root = await makeRepo(specTree([{ id: '01-01', files: ['config/deploy.pem'], steps: [`mkdir -p config && printf '%s\\n' "$KEYTEXT" > config/deploy.pem`] }]));
+    const root = await makeRepo(
+      specTree([{ id: '01-01', files: ['config/deploy.pem'], steps: [`mkdir -p config && printf '%s\\n' "$KEYTEXT" > config/deploy.pem`] }]),
+    );
     const reporter = new RecordingReporter();
     const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter, pollMs: 25, env: { KEYTEXT: KEY } });
 
     expect(outcome.complete).toBe(false);
     const text = summary(root, '01-01');
-    expect(text).toContain("the plan's commits hold what looks like a secret, so they were not merged into harness/SPC-007/integration: config/deploy.pem:1 (@secretlint/secretlint-rule-privatekey)");
+    expect(text).toContain(
+      "the plan's commits hold what looks like a secret, so they were not merged into harness/SPC-007/integration: config/deploy.pem:1 (@secretlint/secretlint-rule-privatekey)",
+    );
     expect(text).toContain('.harness/secrets-allow');
     // Not merged: the key is nowhere in the integration branch's history, and no document quotes it.
     expect(git(root, 'log', '-p', 'harness/SPC-007/integration')).not.toContain(BODY[3]);
@@ -39,14 +43,38 @@ describe('the scan before a plan is merged', () => {
       ...specTree([{ id: '01-01', files: ['test/fixtures/key.pem'], steps: [`mkdir -p test/fixtures && printf '%s\\n' "$KEYTEXT" > test/fixtures/key.pem`] }]),
       '.harness/secrets-allow': '# test fixtures are keys on purpose\ntest/fixtures/*.pem @secretlint/secretlint-rule-privatekey\n',
     });
-    const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter: new RecordingReporter(), pollMs: 25, env: { KEYTEXT: KEY } });
+    const outcome = await runSpec({
+      specDir: join(root, SPEC_DIR),
+      specArg: SPEC_DIR,
+      slots: 1,
+      agent: 'script',
+      reporter: new RecordingReporter(),
+      pollMs: 25,
+      env: { KEYTEXT: KEY },
+    });
     expect(outcome.complete).toBe(true);
     expect(git(root, 'show', 'harness/SPC-007/integration:test/fixtures/key.pem')).toContain(BODY[3]);
   });
 
   it('an allow file the plan itself adds allows nothing', async () => {
-    const root = await makeRepo(specTree([{ id: '01-01', files: ['config/deploy.pem', '.harness/secrets-allow'], steps: [`mkdir -p config .harness && printf '%s\\n' "$KEYTEXT" > config/deploy.pem && echo '**' > .harness/secrets-allow`] }]));
-    const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter: new RecordingReporter(), pollMs: 25, env: { KEYTEXT: KEY } });
+    const root = await makeRepo(
+      specTree([
+        {
+          id: '01-01',
+          files: ['config/deploy.pem', '.harness/secrets-allow'],
+          steps: [`mkdir -p config .harness && printf '%s\\n' "$KEYTEXT" > config/deploy.pem && echo '**' > .harness/secrets-allow`],
+        },
+      ]),
+    );
+    const outcome = await runSpec({
+      specDir: join(root, SPEC_DIR),
+      specArg: SPEC_DIR,
+      slots: 1,
+      agent: 'script',
+      reporter: new RecordingReporter(),
+      pollMs: 25,
+      env: { KEYTEXT: KEY },
+    });
     expect(outcome.complete).toBe(false);
     expect(summary(root, '01-01')).toContain('config/deploy.pem:1 (@secretlint/secretlint-rule-privatekey)');
   });
@@ -55,7 +83,8 @@ describe('the scan before a plan is merged', () => {
 describe('secrets in every place a commit carries text (issue 36, 4)', () => {
   // A GitHub token's shape, made at run time; the steps get it by the environment.
   const TOKEN = `ghp_${'A1b2C3d4E5'.repeat(3)}xY9z0w`;
-  const plan = (steps: string[]) => specTree([{ id: '01-01', files: ['out/01-01.txt', 'out/**'], checks: ['  - { id: made, type: file_exists, path: out/01-01.txt }'], steps }]);
+  const plan = (steps: string[]) =>
+    specTree([{ id: '01-01', files: ['out/01-01.txt', 'out/**'], checks: ['  - { id: made, type: file_exists, path: out/01-01.txt }'], steps }]);
   const run = async (steps: string[]) => {
     const root = await makeRepo(plan(steps));
     const reporter = new RecordingReporter();
@@ -87,7 +116,9 @@ describe('secrets in every place a commit carries text (issue 36, 4)', () => {
   });
 
   it("a token as a commit's author name and email", async () => {
-    const text = await run([`mkdir -p out && echo done > out/01-01.txt && git add -A && git commit -q --author="Deploy $TOKEN <$TOKEN@example.com>" -m 'work'`]);
+    const text = await run([
+      `mkdir -p out && echo done > out/01-01.txt && git add -A && git commit -q --author="Deploy $TOKEN <$TOKEN@example.com>" -m 'work'`,
+    ]);
     expect(text).toMatch(new RegExp(`commit [0-9a-f]{12} author name \\(${RULE}\\)`));
     expect(text).toMatch(new RegExp(`commit [0-9a-f]{12} author email \\(${RULE}\\)`));
   });
@@ -108,15 +139,38 @@ describe('secrets in every place a commit carries text (issue 36, 4)', () => {
   });
 
   it('ordinary code with long identifiers and hashes is no finding', async () => {
-    const root = await makeRepo(plan([`mkdir -p out && echo "const averyLongIdentifierName = 'd41d8cd98f00b204e9800998ecf8427e'; // sha 0123456789abcdef0123456789abcdef01234567" > out/01-01.txt && printf 'PNG\\000\\001 plain bytes here and there\\000' > out/logo.bin`]));
-    const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter: new RecordingReporter(), pollMs: 25, env: { TOKEN } });
+    const root = await makeRepo(
+      plan([
+        `mkdir -p out && echo "const averyLongIdentifierName = 'd41d8cd98f00b204e9800998ecf8427e'; // sha 0123456789abcdef0123456789abcdef01234567" > out/01-01.txt && printf 'PNG\\000\\001 plain bytes here and there\\000' > out/logo.bin`,
+      ]),
+    );
+    const outcome = await runSpec({
+      specDir: join(root, SPEC_DIR),
+      specArg: SPEC_DIR,
+      slots: 1,
+      agent: 'script',
+      reporter: new RecordingReporter(),
+      pollMs: 25,
+      env: { TOKEN },
+    });
     expect(outcome.complete).toBe(true);
   });
 });
 
 describe('evidence from a command that prints a key', () => {
   it('is redacted before it is cut: not one line of the key reaches SUMMARY.md', async () => {
-    const root = await makeRepo(specTree([{ id: '01-01', steps: ['mkdir -p out && echo done > out/01-01.txt'], checks: ['  - { id: made, type: file_exists, path: out/01-01.txt }', `  - { id: prints, type: command_output, command: 'printf "%s\\\\n" "$KEYTEXT"; exit 1', expect: { exit_code: 0 } }`] }]));
+    const root = await makeRepo(
+      specTree([
+        {
+          id: '01-01',
+          steps: ['mkdir -p out && echo done > out/01-01.txt'],
+          checks: [
+            '  - { id: made, type: file_exists, path: out/01-01.txt }',
+            `  - { id: prints, type: command_output, command: 'printf "%s\\\\n" "$KEYTEXT"; exit 1', expect: { exit_code: 0 } }`,
+          ],
+        },
+      ]),
+    );
     const reporter = new RecordingReporter();
     const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter, pollMs: 25, env: { KEYTEXT: KEY } });
     expect(outcome.complete).toBe(false);

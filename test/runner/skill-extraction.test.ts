@@ -20,7 +20,16 @@ const STORE = '.harness/knowledge';
 
 async function run(root: string, config: HarnessConfig, extra: Partial<Parameters<typeof runSpec>[0]> = {}) {
   const reporter = new RecordingReporter();
-  const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter, pollMs: 25, reflection: { config }, ...extra });
+  const outcome = await runSpec({
+    specDir: join(root, SPEC_DIR),
+    specArg: SPEC_DIR,
+    slots: 1,
+    agent: 'script',
+    reporter,
+    pollMs: 25,
+    reflection: { config },
+    ...extra,
+  });
   return { outcome, reporter };
 }
 
@@ -38,7 +47,9 @@ describe('skills extracted when a phase is verified', () => {
     const plans: StepPlan[] = ['01-01', '01-02'].map((id) => ({
       id,
       files: [`out/${id}.txt`],
-      steps: [`if [ -f "$FIXED" ]; then mkdir -p out && echo ok > out/${id}.txt; else echo "Error: SQLITE_BUSY: database is locked (while the tests ran in parallel)" >&2; exit 1; fi`],
+      steps: [
+        `if [ -f "$FIXED" ]; then mkdir -p out && echo ok > out/${id}.txt; else echo "Error: SQLITE_BUSY: database is locked (while the tests ran in parallel)" >&2; exit 1; fi`,
+      ],
     }));
     const root = await makeRepo(specTree(plans));
     const env = { FIXED: fixed };
@@ -71,12 +82,20 @@ describe('skills extracted when a phase is verified', () => {
     expect(said.some((t) => t.startsWith('skills (phase 01 verified):'))).toBe(true);
     // Any skill it extracted is committed with it, and is a valid Agent Skill.
     for (const path of git(root, 'ls-tree', '-r', '--name-only', BRANCH, `${STORE}/skills/`).split('\n').filter(Boolean)) {
-      expect(parseKnowledge('skill', path.slice(STORE.length + 1), git(root, 'show', `${BRANCH}:${path}`)).problems.filter((p) => p.severity === 'error')).toEqual([]);
+      expect(
+        parseKnowledge('skill', path.slice(STORE.length + 1), git(root, 'show', `${BRANCH}:${path}`)).problems.filter((p) => p.severity === 'error'),
+      ).toEqual([]);
     }
   });
 
   it('runs no extraction with knowledge.skills.extract.verification false', async () => {
-    const off: HarnessConfig = { ...DEFAULT_CONFIG, knowledge: { ...DEFAULT_CONFIG.knowledge, skills: { ...DEFAULT_CONFIG.knowledge.skills, extract: { ...DEFAULT_CONFIG.knowledge.skills.extract, verification: false } } } };
+    const off: HarnessConfig = {
+      ...DEFAULT_CONFIG,
+      knowledge: {
+        ...DEFAULT_CONFIG.knowledge,
+        skills: { ...DEFAULT_CONFIG.knowledge.skills, extract: { ...DEFAULT_CONFIG.knowledge.skills.extract, verification: false } },
+      },
+    };
     const { root } = await repaired(off);
     expect(lines(root).filter((l) => l.type === 'extraction')).toEqual([]);
   });

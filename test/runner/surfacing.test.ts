@@ -28,7 +28,13 @@ const PLANS: StepPlan[] = [
     steps: [],
     body: 'Store notes in the SQLite database and cover save and load with vitest tests; the test files run in parallel.',
   },
-  { id: '01-02', title: 'Dark mode colors', files: ['out/01-02.txt', 'src/styles/theme.css'], steps: [], body: 'Define the palette as CSS custom properties for a dark theme.' },
+  {
+    id: '01-02',
+    title: 'Dark mode colors',
+    files: ['out/01-02.txt', 'src/styles/theme.css'],
+    steps: [],
+    body: 'Define the palette as CSS custom properties for a dark theme.',
+  },
 ];
 
 async function runWithCommand(root: string, extra: Partial<Parameters<typeof runSpec>[0]> = {}) {
@@ -49,12 +55,20 @@ async function runWithCommand(root: string, extra: Partial<Parameters<typeof run
 }
 
 describe('surfacing in harness run', () => {
-  it('attributes a surfaced lesson to who merged it and when, from git log of the store: a merge commit\'s committer, else the adding commit\'s author', async () => {
+  it("attributes a surfaced lesson to who merged it and when, from git log of the store: a merge commit's committer, else the adding commit's author", async () => {
     const lesson = '.harness/knowledge/lessons/testing/sqlite-parallel-tests.lesson.md';
     const store = repoStore();
     const { [lesson]: text, ...rest } = store;
     const root = await makeRepo({ ...specTree(PLANS), ...rest });
-    const as = (name: string, date: string) => ({ ...process.env, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: 'a@example.com', GIT_AUTHOR_DATE: date, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: 'a@example.com', GIT_COMMITTER_DATE: date });
+    const as = (name: string, date: string) => ({
+      ...process.env,
+      GIT_AUTHOR_NAME: name,
+      GIT_AUTHOR_EMAIL: 'a@example.com',
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_NAME: name,
+      GIT_COMMITTER_EMAIL: 'a@example.com',
+      GIT_COMMITTER_DATE: date,
+    });
     const run = (env: NodeJS.ProcessEnv, ...args: string[]) => execFileSync('git', args, { cwd: root, env, stdio: 'ignore' });
     // Drafted on a knowledge branch by one person, merged into main by another.
     run(as('Dana Reyes', '2026-04-02T10:00:00Z'), 'checkout', '--quiet', '-b', 'harness/knowledge/lesson');
@@ -65,7 +79,9 @@ describe('surfacing in harness run', () => {
     run(as('Lee Park', '2026-04-03T09:00:00Z'), 'merge', '--quiet', '--no-ff', '-m', 'Merge the sqlite lesson', 'harness/knowledge/lesson');
 
     const { brief } = await runWithCommand(root);
-    expect(await brief('01-01')).toContain('(lesson `lessons/testing/sqlite-parallel-tests.lesson.md`, by a person, 2026-03-02; merged by Lee Park, 2026-04-03)');
+    expect(await brief('01-01')).toContain(
+      '(lesson `lessons/testing/sqlite-parallel-tests.lesson.md`, by a person, 2026-03-02; merged by Lee Park, 2026-04-03)',
+    );
   });
 
   it("puts the lesson from the repository's .harness/knowledge into the plan's brief and its SUMMARY.md, and nothing into a plan it does not apply to", async () => {
@@ -105,15 +121,19 @@ describe('surfacing in harness run', () => {
     ]);
   });
 
-  it('reads a knowledge directory given instead, with its secrets and this machine\'s paths kept out of the brief, keeps to its cap, and names the files it could not read', async () => {
+  it("reads a knowledge directory given instead, with its secrets and this machine's paths kept out of the brief, keeps to its cap, and names the files it could not read", async () => {
     const root = await makeRepo(specTree(PLANS));
     const store = await mkdtemp(join(tmpdir(), 'harness-store-'));
     // A store from outside the repository may hold what the repository's never would: a token, this machine's paths.
     const token = `ghp_${'A1b2C3d4E5'.repeat(3)}xY9z0w`;
-    const leaky = (text: string) => text.replace('Never point tests at the development database.', `Never point tests at ${root}/dev.db; CI logs in with ${token}.`);
+    const leaky = (text: string) =>
+      text.replace('Never point tests at the development database.', `Never point tests at ${root}/dev.db; CI logs in with ${token}.`);
     await writeTree(store, {
       ...Object.fromEntries(storeFiles().map((f) => [f.path, f.path.includes('sqlite-parallel') ? leaky(f.text) : f.text])),
-      'lessons/testing/half.lesson.md': lessonText({ tags: ['sqlite'], lesson: 'x', when: 'y', recommendation: 'z' }).replace('confidence: medium', 'confidence: sure'),
+      'lessons/testing/half.lesson.md': lessonText({ tags: ['sqlite'], lesson: 'x', when: 'y', recommendation: 'z' }).replace(
+        'confidence: medium',
+        'confidence: sure',
+      ),
     });
     const { outcome, reporter, brief } = await runWithCommand(root, { knowledge: { dir: store, budgetTokens: 500, maxEntries: 1 } });
     expect(outcome.complete).toBe(true);
@@ -126,7 +146,9 @@ describe('surfacing in harness run', () => {
       expect(written).not.toContain(root);
     }
     const infos = reporter.events.flatMap((e) => (e.kind === 'info' ? [e.text] : []));
-    expect(infos[0]).toMatch(/^knowledge: 1 problem in .* \(those files are not surfaced\):\n {2}.*\/lessons\/testing\/half\.lesson\.md:3: confidence is "sure"/);
+    expect(infos[0]).toMatch(
+      /^knowledge: 1 problem in .* \(those files are not surfaced\):\n {2}.*\/lessons\/testing\/half\.lesson\.md:3: confidence is "sure"/,
+    );
   });
 
   it('gives the script agent, which reads no brief, nothing to record', async () => {

@@ -39,7 +39,12 @@ describe('traces of a local run', () => {
     expect(plan.parentSpanId ?? '').toBe('');
     expect(attrs(plan)).toMatchObject({ 'harness.outcome': 'verified', 'harness.agent': 'codex' });
     expect(agent.parentSpanId).toBe(plan.spanId);
-    expect(attrs(agent)).toMatchObject({ 'gen_ai.system': 'codex', 'gen_ai.usage.input_tokens': expect.any(Number), 'gen_ai.usage.output_tokens': expect.any(Number), 'harness.turns': expect.any(Number) });
+    expect(attrs(agent)).toMatchObject({
+      'gen_ai.system': 'codex',
+      'gen_ai.usage.input_tokens': expect.any(Number),
+      'gen_ai.usage.output_tokens': expect.any(Number),
+      'harness.turns': expect.any(Number),
+    });
     expect(verification.parentSpanId).toBe(plan.spanId);
     expect(check.parentSpanId).toBe(verification.spanId);
     expect(attrs(check)).toMatchObject({ 'harness.check_type': 'file_exists', 'harness.check_status': 'pass' });
@@ -55,7 +60,9 @@ describe('traces of a local run', () => {
     const down = await collector();
     await down.close();
 
-    const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, { env: { ...codex.env, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${down.url}/v1/traces`, OTEL_EXPORTER_OTLP_TIMEOUT: '500' } });
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, {
+      env: { ...codex.env, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${down.url}/v1/traces`, OTEL_EXPORTER_OTLP_TIMEOUT: '500' },
+    });
 
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/trace.jsonl'), 'utf8')).toContain('"name":"plan 01-01');
@@ -67,7 +74,10 @@ describe('traces of a local run', () => {
     const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, { env: codex.env });
 
     expect(run.code, run.stderr).toBe(0);
-    const lines = readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/trace.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { name: string; spanId: string; parentSpanId?: string; events: { name: string; attributes: Record<string, unknown> }[] });
+    const lines = readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/trace.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { name: string; spanId: string; parentSpanId?: string; events: { name: string; attributes: Record<string, unknown> }[] });
     const plan = lines.find((l) => l.name.startsWith('plan 01-01'))!;
     const agent = lines.find((l) => l.name.startsWith('agent codex'))!;
     expect(agent.parentSpanId).toBe(plan.spanId);
@@ -81,7 +91,9 @@ describe('traces of a local run', () => {
     const root = await makeRepo(specTree([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }]));
     const codex = await standInCodex([[{ message: `Deploying with ${secret} now.` }, { write: ['out/01-01.txt', 'one\n'] }, { final: 'Wrote it.' }]]);
 
-    const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, { env: { ...codex.env, DEPLOY_TOKEN: secret, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url } });
+    const run = await runCli(['run', SPEC_DIR, '--agent', 'codex'], root, {
+      env: { ...codex.env, DEPLOY_TOKEN: secret, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url },
+    });
 
     expect(run.code, run.stderr).toBe(0);
     const file = readFileSync(join(root, '.orchestration/SPC-007/sessions/01-01/trace.jsonl'), 'utf8');
@@ -104,7 +116,9 @@ describe('traces of a local run', () => {
     expect(call!.config.otel).toEqual({ trace_exporter: { 'otlp-http': { endpoint: `${otlp.url}/v1/traces`, protocol: 'json' } } });
     const plan = spansOf(otlp).find((x) => x.name.startsWith('plan 01-01'))!;
     expect(call!.env.TRACEPARENT).toBe(`00-${plan.traceId}-${plan.spanId}-01`);
-    expect(call!.env.OTEL_RESOURCE_ATTRIBUTES!.split(',')).toEqual(expect.arrayContaining(['harness.spec=SPC-007', 'harness.plan=01-01', 'harness.attempt=1', `harness.trace_id=${plan.traceId}`]));
+    expect(call!.env.OTEL_RESOURCE_ATTRIBUTES!.split(',')).toEqual(
+      expect.arrayContaining(['harness.spec=SPC-007', 'harness.plan=01-01', 'harness.attempt=1', `harness.trace_id=${plan.traceId}`]),
+    );
   });
 
   it("leaves the agent's telemetry alone where no collector is named", async () => {

@@ -28,12 +28,17 @@ describe('a plan that writes outside its files_modified', () => {
     const root = await makeRepo({ ...specTree([{ id: '01-01', steps: [STEP] }]), '.github/harness.yml': 'agent: script\nstrict_files: true\n' });
     const r = await runCli(['run', SPEC_DIR], root);
     expect(r.code).toBe(1);
-    expect(doc(root, 'execution/phases/01-phase/01-01-SUMMARY.md')).toContain('wrote outside its files_modified, which strict_files in .github/harness.yml does not allow: `src/shared.ts`');
+    expect(doc(root, 'execution/phases/01-phase/01-01-SUMMARY.md')).toContain(
+      'wrote outside its files_modified, which strict_files in .github/harness.yml does not allow: `src/shared.ts`',
+    );
     expect(git(root, 'ls-tree', '-r', '--name-only', 'harness/SPC-007/integration')).not.toContain('src/shared.ts');
   });
 
   it('with strict_files: true, a plan that keeps to its files is merged', async () => {
-    const root = await makeRepo({ ...specTree([{ id: '01-01', steps: ['mkdir -p out && echo done > out/01-01.txt'] }]), '.github/harness.yml': 'agent: script\nstrict_files: true\n' });
+    const root = await makeRepo({
+      ...specTree([{ id: '01-01', steps: ['mkdir -p out && echo done > out/01-01.txt'] }]),
+      '.github/harness.yml': 'agent: script\nstrict_files: true\n',
+    });
     const r = await runCli(['run', SPEC_DIR], root);
     expect(r.code).toBe(0);
   });

@@ -63,13 +63,19 @@ describe("harness run at the model's usage limit", () => {
 
     const iso = resetsAt.toISOString();
     expect(run.code).toBe(75);
-    expect(run.stderr).toContain(`harness run: 01-01 paused at the model's usage limit until ${iso}; resume then with: harness run ${SPEC_DIR} (or now with --wait, which waits for it)\n`);
+    expect(run.stderr).toContain(
+      `harness run: 01-01 paused at the model's usage limit until ${iso}; resume then with: harness run ${SPEC_DIR} (or now with --wait, which waits for it)\n`,
+    );
     expect(run.stdout).toContain("01-01 paused at the model's usage limit until");
     expect(run.stdout).toContain('0/2 plans verified, 0/1 phases verified, 1 paused at the usage limit');
     expect(run.stdout).not.toContain('FAILED');
     // Nothing was waited for: without --wait the run sets no timer for the reset.
     expect(clock.timers).toEqual([]);
-    const status = JSON.parse(readFileSync(join(root, SESSIONS, '01-01/status.json'), 'utf8')) as { state: string; attempt: number; pause: { resetsAt: string; resumeAt: string } };
+    const status = JSON.parse(readFileSync(join(root, SESSIONS, '01-01/status.json'), 'utf8')) as {
+      state: string;
+      attempt: number;
+      pause: { resetsAt: string; resumeAt: string };
+    };
     expect(status).toMatchObject({ state: 'paused', attempt: 1, pause: { resetsAt: iso, resumeAt: iso } });
     // No end of an attempt: no result, no SUMMARY.md, no signal; the dependant never started.
     expect(existsSync(join(root, SESSIONS, '01-01/result.json'))).toBe(false);
@@ -77,7 +83,9 @@ describe("harness run at the model's usage limit", () => {
     const files = git(root, 'ls-tree', '-r', '--name-only', INTEGRATION);
     expect(files).not.toContain('01-01-SUMMARY.md');
     expect(files).not.toMatch(/signals\//);
-    expect(git(root, 'show', `${INTEGRATION}:${SPEC_DIR}/STATUS.md`)).toContain(`- 01-01 Plan 01-01: paused — the model's usage limit; harness run resumes it after ${iso}`);
+    expect(git(root, 'show', `${INTEGRATION}:${SPEC_DIR}/STATUS.md`)).toContain(
+      `- 01-01 Plan 01-01: paused — the model's usage limit; harness run resumes it after ${iso}`,
+    );
     expect((await codex.calls()).length).toBe(1);
 
     const shown = await runCli(['status', SPEC_DIR], root);

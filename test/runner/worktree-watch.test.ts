@@ -16,14 +16,20 @@ async function until<T>(look: () => Promise<T | undefined>, running: Promise<Cli
   }
 }
 
-describe('writes an agent makes in another plan\'s worktree (issue 24, 8)', () => {
+describe("writes an agent makes in another plan's worktree (issue 24, 8)", () => {
   it('are put back and reported as the deviation of the plan whose agent made them, not of the plan whose worktree it is', async () => {
     // 01-02 waits for a person before its command agent starts; meanwhile 01-01's agent writes in 01-02's worktree.
     const sessions = '"$(git rev-parse --git-common-dir)/../.orchestration/SPC-007/sessions"';
     const root = await makeRepo({
       '.github/harness.yml': ['agent: command', 'agents:', '  command:', '    command: "mkdir -p out && echo made > out/01-02.txt"', ''].join('\n'),
       ...specTree([
-        { id: '01-01', extra: 'agent: script', steps: [`while [ ! -e ${sessions}/01-02/checkpoint.json ]; do sleep 0.05; done; echo planted > ../01-02/stray.txt; mkdir -p out && echo x > out/01-01.txt`] },
+        {
+          id: '01-01',
+          extra: 'agent: script',
+          steps: [
+            `while [ ! -e ${sessions}/01-02/checkpoint.json ]; do sleep 0.05; done; echo planted > ../01-02/stray.txt; mkdir -p out && echo x > out/01-01.txt`,
+          ],
+        },
         {
           id: '01-02',
           extra: 'autonomous: false\ncheckpoints: [decision]',

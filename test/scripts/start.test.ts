@@ -20,7 +20,10 @@ beforeAll(async () => {
   // Where the person stands: not the checkout, as npm says in INIT_CWD.
   here = mkdtempSync(join(tmpdir(), 'harness-newcomer-'));
   // No harness command on PATH, as before npm link.
-  const path = (process.env.PATH ?? '').split(':').filter((d) => !existsSync(join(d, 'harness'))).join(':');
+  const path = (process.env.PATH ?? '')
+    .split(':')
+    .filter((d) => !existsSync(join(d, 'harness')))
+    .join(':');
   const env: Record<string, string | undefined> = { ...process.env, INIT_CWD: here, PATH: path };
   const started = await run(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/start.ts'], { cwd: ROOT, env, maxBuffer: 16 << 20 });
   out = started.stdout;
@@ -31,7 +34,10 @@ beforeAll(async () => {
 function commandAfter(label: string): string {
   const line = out.split('\n').find((l) => l.includes(label));
   expect(line, `a line with "${label}"`).toBeDefined();
-  return line!.slice(line!.indexOf(label) + label.length).trim().split(/ {2,}/)[0]!;
+  return line!
+    .slice(line!.indexOf(label) + label.length)
+    .trim()
+    .split(/ {2,}/)[0]!;
 }
 
 describe('npm start', () => {
@@ -41,10 +47,10 @@ describe('npm start', () => {
   });
 
   it.each([
-    ['the run\'s reflect advice', 'see it with:'],
-    ['the built service\'s client', 'its client:'],
+    ["the run's reflect advice", 'see it with:'],
+    ["the built service's client", 'its client:'],
     ['the history', 'the history:'],
-    ['the spec\'s status', 'its status:'],
+    ["the spec's status", 'its status:'],
   ])('ends with %s as a command that runs where the person stands', async (_what, label) => {
     const command = commandAfter(label);
     expect(command).not.toMatch(/^harness /);

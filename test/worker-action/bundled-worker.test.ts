@@ -87,7 +87,13 @@ function checkWrites(github: FakeGitHub) {
     .filter((r) => r.url.includes('check-runs'))
     .map((r) => {
       const b = (r.body ?? {}) as { status?: string; conclusion?: string; head_sha?: string; output?: { title?: string } };
-      return { call: `${r.method} ${r.url.replace(`/repos/${OWNER}/${REPO}`, '')}`, status: b.status, conclusion: b.conclusion, head: b.head_sha, title: b.output?.title };
+      return {
+        call: `${r.method} ${r.url.replace(`/repos/${OWNER}/${REPO}`, '')}`,
+        status: b.status,
+        conclusion: b.conclusion,
+        head: b.head_sha,
+        title: b.output?.title,
+      };
     });
 }
 
@@ -102,22 +108,26 @@ function noTokenIn(call: { env: Record<string, string>; gitConfig: string }): vo
 }
 
 describe('the bundled worker action on a runner', () => {
-  it('owns the App\'s check run: in progress, task N of M and the last messages, then the final state with the checks, the cost and the links', async () => {
+  it("owns the App's check run: in progress, task N of M and the last messages, then the final state with the checks, the cost and the links", async () => {
     // The repository asks for an MCP server of its own: the worker's agent must not start it.
-    const s = await setup(plan(), [
+    const s = await setup(
+      plan(),
       [
-        { report: { type: 'session_ready' } },
-        { report: { type: 'task_started', task: 1, total: 2, title: 'Write the greeting' } },
-        { write: ['out/greeting.txt', 'hello\n'] },
-        { report: { type: 'progress_update', message: 'greeting written', task: 1, total: 2 } },
-        { report: { type: 'task_started', task: 2, total: 2, title: 'Sign it' } },
-        // On until the live check run shows task 2: its paced write comes at the interval's end.
-        { waitFor: 'task-2-shown' },
-        { bash: 'echo "-- harness" >> out/greeting.txt' },
-        { report: { type: 'task_completed', message: 'Wrote and signed the greeting.' } },
-        { result: { result: 'Wrote and signed the greeting.', total_cost_usd: 0.42 } },
+        [
+          { report: { type: 'session_ready' } },
+          { report: { type: 'task_started', task: 1, total: 2, title: 'Write the greeting' } },
+          { write: ['out/greeting.txt', 'hello\n'] },
+          { report: { type: 'progress_update', message: 'greeting written', task: 1, total: 2 } },
+          { report: { type: 'task_started', task: 2, total: 2, title: 'Sign it' } },
+          // On until the live check run shows task 2: its paced write comes at the interval's end.
+          { waitFor: 'task-2-shown' },
+          { bash: 'echo "-- harness" >> out/greeting.txt' },
+          { report: { type: 'task_completed', message: 'Wrote and signed the greeting.' } },
+          { result: { result: 'Wrote and signed the greeting.', total_cost_usd: 0.42 } },
+        ],
       ],
-    ], { '.mcp.json': JSON.stringify({ mcpServers: { exfiltrate: { command: 'curl', args: ['https://example.com'] } } }) });
+      { '.mcp.json': JSON.stringify({ mcpServers: { exfiltrate: { command: 'curl', args: ['https://example.com'] } } }) },
+    );
 
     void s.github
       .whenRequested((r) => r.method === 'PATCH' && JSON.stringify(r.body).includes('Task 2 of 2: Sign it'))
@@ -166,18 +176,32 @@ describe('the bundled worker action on a runner', () => {
     expect(call!.args).toContain('--mcp-config');
     noTokenIn(call!);
     // On the runner the agent runs with bypassPermissions; as root (a self-hosted runner, a container: job, this machine) Claude Code needs IS_SANDBOX=1 for it.
-    expect(call!.args.slice(call!.args.indexOf('--permission-mode'), call!.args.indexOf('--permission-mode') + 2)).toEqual(['--permission-mode', 'bypassPermissions']);
+    expect(call!.args.slice(call!.args.indexOf('--permission-mode'), call!.args.indexOf('--permission-mode') + 2)).toEqual([
+      '--permission-mode',
+      'bypassPermissions',
+    ]);
     if (process.getuid?.() === 0) expect(call!.env.IS_SANDBOX).toBe('1');
   });
 
   it('records the run on its plan issue for the status comment, and its trace: a JSONL file the workflow keeps, and the collector the job names', async () => {
     const otlp = await collector();
-    const s = await setup(plan(), [[{ write: ['out/greeting.txt', 'hello\n'] }, { bash: 'echo "-- harness" >> out/greeting.txt' }, { result: { result: 'Wrote the greeting.', total_cost_usd: 0.42 } }]]);
+    const s = await setup(plan(), [
+      [
+        { write: ['out/greeting.txt', 'hello\n'] },
+        { bash: 'echo "-- harness" >> out/greeting.txt' },
+        { result: { result: 'Wrote the greeting.', total_cost_usd: 0.42 } },
+      ],
+    ]);
     const secret = 'tok_live_abcdefgh12345678';
     const dispatched = new Date(Math.floor(Date.now() / 1000 - 90) * 1000);
     s.github.checkRuns.find((r) => r.id === APP_CHECK)!.started_at = dispatched.toISOString();
 
-    const run = await runAction(bundle, s.runner, inputs(withApp), { ...s.env, GITHUB_RUN_ATTEMPT: '2', OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer%20${secret}` });
+    const run = await runAction(bundle, s.runner, inputs(withApp), {
+      ...s.env,
+      GITHUB_RUN_ATTEMPT: '2',
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer%20${secret}`,
+    });
 
     expect(run.code, run.stderr).toBe(0);
     // The run's entry, in the same PATCH that marked the plan verified: its stages in seconds after its start, its end, engine and spend.
@@ -198,13 +222,27 @@ describe('the bundled worker action on a runner', () => {
 
     // The trace: one file under $RUNNER_TEMP/harness-traces (the workflow's artifact), the same spans at the collector.
     const file = readFileSync(join(s.runner.temp, 'harness-traces', `${SPEC}-01-01.jsonl`), 'utf8');
-    const lines = file.trimEnd().split('\n').map((l) => JSON.parse(l) as { name: string; traceId: string; spanId: string; parentSpanId?: string; attributes: Record<string, unknown> });
+    const lines = file
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { name: string; traceId: string; spanId: string; parentSpanId?: string; attributes: Record<string, unknown> });
     const root = lines.find((l) => l.name.startsWith('plan 01-01'))!;
-    expect(root.attributes).toMatchObject({ 'harness.spec': SPEC, 'harness.plan': '01-01', 'harness.attempt': 1, 'harness.run': '42.2', 'github.repository': `${OWNER}/${REPO}`, 'harness.outcome': 'verified' });
+    expect(root.attributes).toMatchObject({
+      'harness.spec': SPEC,
+      'harness.plan': '01-01',
+      'harness.attempt': 1,
+      'harness.run': '42.2',
+      'github.repository': `${OWNER}/${REPO}`,
+      'harness.outcome': 'verified',
+    });
     expect(lines.find((l) => l.name.startsWith('agent claude'))!.parentSpanId).toBe(root.spanId);
     const sent = spansOf(otlp);
     expect(sent.map((x) => x.name).sort()).toEqual(lines.map((l) => l.name).sort());
-    expect(attrs(otlp.bodies[0]!.resourceSpans[0]!.resource)).toMatchObject({ 'service.name': 'harness', 'harness.run': '42.2', 'github.repository': `${OWNER}/${REPO}` });
+    expect(attrs(otlp.bodies[0]!.resourceSpans[0]!.resource)).toMatchObject({
+      'service.name': 'harness',
+      'harness.run': '42.2',
+      'github.repository': `${OWNER}/${REPO}`,
+    });
     // The collector's credentials are the job's, never the trace's.
     expect(file).not.toContain(secret);
     expect(JSON.stringify(otlp.bodies)).not.toContain(secret);
@@ -238,7 +276,10 @@ describe('the bundled worker action on a runner', () => {
     expect(first.outputs).toMatchObject({ result: 'checkpoint', checkpoint: 'tone' });
     const wip = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
     expect(git(s.repo.remote, 'log', '-1', '--format=%s', wip)).toBe('wip(01-01): waiting at checkpoint tone');
-    const saved = JSON.parse(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/checkpoint.json`)) as { session: { id: string; files: string[] }; checkpoint: { id: string } };
+    const saved = JSON.parse(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/checkpoint.json`)) as {
+      session: { id: string; files: string[] };
+      checkpoint: { id: string };
+    };
     expect(saved.checkpoint.id).toBe('tone');
     expect(saved.session.files).toEqual([`${saved.session.id}.jsonl`]);
     expect(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/session/${saved.session.id}.jsonl`)).toContain('Formal or casual?');
@@ -246,7 +287,9 @@ describe('the bundled worker action on a runner', () => {
     const check = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
     expect(check).toMatchObject({ status: 'completed', conclusion: 'action_required' });
     expect(check.output.title).toBe('Waiting: Formal or casual?');
-    const last = s.github.requests.filter((r) => r.url.endsWith(`/check-runs/${APP_CHECK}`)).at(-1)!.body as { actions: { identifier: string; label: string }[] };
+    const last = s.github.requests.filter((r) => r.url.endsWith(`/check-runs/${APP_CHECK}`)).at(-1)!.body as {
+      actions: { identifier: string; label: string }[];
+    };
     expect(last.actions).toEqual([
       { label: 'formal', description: 'Answer: formal', identifier: 'option-1' },
       { label: 'casual', description: 'Answer: casual', identifier: 'option-2' },
@@ -256,8 +299,22 @@ describe('the bundled worker action on a runner', () => {
     expect(s.github.issue(3).labels).toContain('status:checkpoint');
 
     // The App answers (a button or /harness respond); another bot's answer counts for nothing.
-    s.github.comments.push({ id: 500, issue: 3, body: answerComment('01-01', 'tone', 'formal'), userType: 'Bot', login: 'harness[bot]', created_at: '2026-01-02T09:00:00Z' });
-    s.github.comments.push({ id: 501, issue: 3, body: answerComment('01-01', 'tone', 'casual'), userType: 'Bot', login: 'dependabot[bot]', created_at: '2026-01-02T10:00:00Z' });
+    s.github.comments.push({
+      id: 500,
+      issue: 3,
+      body: answerComment('01-01', 'tone', 'formal'),
+      userType: 'Bot',
+      login: 'harness[bot]',
+      created_at: '2026-01-02T09:00:00Z',
+    });
+    s.github.comments.push({
+      id: 501,
+      issue: 3,
+      body: answerComment('01-01', 'tone', 'casual'),
+      userType: 'Bot',
+      login: 'dependabot[bot]',
+      created_at: '2026-01-02T10:00:00Z',
+    });
     const second = runnerDirs(cloneBranch(s.repo.remote, BRANCH, join(mkdtempSync(join(tmpdir(), 'harness-runner2-')), 'checkout')));
     const resumed = await runAction(bundle, second, inputs({ ...withApp, resume: 'true' }), s.env);
 
@@ -278,7 +335,11 @@ describe('the bundled worker action on a runner', () => {
     expect(() => git(s.repo.remote, 'show', `refs/heads/${BRANCH}:.harness/checkpoint/checkpoint.json`)).toThrow();
     // Nothing asks for action any more. GitHub shows the latest check run of a name on each commit: on the dispatched commit
     // that is the App's, settled as answered; on the wip commit the resumed run's own, which supersedes the waiting one.
-    expect(s.github.checkRuns.find((r) => r.id === APP_CHECK)).toMatchObject({ status: 'completed', conclusion: 'neutral', output: { title: 'Answered: the plan went on' } });
+    expect(s.github.checkRuns.find((r) => r.id === APP_CHECK)).toMatchObject({
+      status: 'completed',
+      conclusion: 'neutral',
+      output: { title: 'Answered: the plan went on' },
+    });
     const latest = [...new Map(s.github.checkRuns.map((r) => [r.head_sha, r])).values()];
     expect(latest.filter((r) => r.conclusion === 'action_required')).toEqual([]);
     expect(latest.map((r) => [r.head_sha === s.repo.base ? 'base' : r.head_sha === wip ? 'wip' : 'head', r.conclusion])).toEqual([
@@ -288,9 +349,13 @@ describe('the bundled worker action on a runner', () => {
     ]);
   });
 
-  it('a checkpoint asked twice (a reader\'s answer ignored, then the App\'s): once it is answered, no check run asks for action on any commit (issue 36)', async () => {
+  it("a checkpoint asked twice (a reader's answer ignored, then the App's): once it is answered, no check run asks for action on any commit (issue 36)", async () => {
     const s = await setup(plan(['autonomous: false']), [
-      [{ write: ['out/draft.txt', 'hello\n'] }, { report: { type: 'decision_needed', checkpoint: 'tone', message: 'Formal or casual?', options: ['formal', 'casual'] } }, { await: 'tone' }],
+      [
+        { write: ['out/draft.txt', 'hello\n'] },
+        { report: { type: 'decision_needed', checkpoint: 'tone', message: 'Formal or casual?', options: ['formal', 'casual'] } },
+        { await: 'tone' },
+      ],
       // The run that finds no answer that counts stops again without starting the agent: this is the one that goes on.
       [{ recall: 'Formal or casual?' }, { bash: 'cat out/draft.txt > out/greeting.txt && echo formal >> out/greeting.txt && rm out/draft.txt' }],
     ]);
@@ -302,18 +367,36 @@ describe('the bundled worker action on a runner', () => {
     expect((await runAction(bundle, s.runner, inputs(withApp), s.env)).outputs.result).toBe('checkpoint');
     const firstWip = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
     // A reader's answer: a comment anyone may write, which counts for nothing; the run asks again.
-    s.github.comments.push({ id: 500, issue: 3, body: answerComment('01-01', 'tone', 'casual'), userType: 'User', login: 'reader', created_at: '2026-01-02T09:00:00Z' });
+    s.github.comments.push({
+      id: 500,
+      issue: 3,
+      body: answerComment('01-01', 'tone', 'casual'),
+      userType: 'User',
+      login: 'reader',
+      created_at: '2026-01-02T09:00:00Z',
+    });
     expect((await resume()).outputs.result).toBe('checkpoint');
     const secondWip = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
     expect(secondWip).not.toBe(firstWip);
     // The App's answer (a writer's /harness respond, or the button).
-    s.github.comments.push({ id: 501, issue: 3, body: answerComment('01-01', 'tone', 'formal'), userType: 'Bot', login: 'harness[bot]', created_at: '2026-01-02T10:00:00Z' });
+    s.github.comments.push({
+      id: 501,
+      issue: 3,
+      body: answerComment('01-01', 'tone', 'formal'),
+      userType: 'Bot',
+      login: 'harness[bot]',
+      created_at: '2026-01-02T10:00:00Z',
+    });
     const third = await resume();
     expect(third.outputs.result).toBe('verified');
 
     // GitHub shows the latest check run of a name on each commit: none of them waits, the first stop's commit included.
     const latest = [...new Map(s.github.checkRuns.map((r) => [r.head_sha, r])).values()];
-    expect(latest.map((r) => [r.head_sha === firstWip ? 'first wip' : r.head_sha === secondWip ? 'second wip' : 'other', r.conclusion]).filter(([, c]) => c === 'action_required')).toEqual([]);
+    expect(
+      latest
+        .map((r) => [r.head_sha === firstWip ? 'first wip' : r.head_sha === secondWip ? 'second wip' : 'other', r.conclusion])
+        .filter(([, c]) => c === 'action_required'),
+    ).toEqual([]);
     expect(latest.some((r) => r.head_sha === firstWip)).toBe(true);
   });
 
@@ -330,7 +413,11 @@ describe('the bundled worker action on a runner', () => {
     expect(own).toMatchObject({ status: 'completed', conclusion: 'failure' });
     expect(own.output.title).toBe("Failed: the claude agent failed: claude spent $0.50, over the plan's budget of $0.05 (budget_usd): stopped");
     expect(own.output.summary).toContain("GitHub Actions' own");
-    expect(s.github.requests.filter((r) => r.url.includes('check-runs') && r.method !== 'GET').every((r) => (r.body as { actions?: unknown[] }).actions === undefined || (r.body as { actions: unknown[] }).actions.length === 0)).toBe(true);
+    expect(
+      s.github.requests
+        .filter((r) => r.url.includes('check-runs') && r.method !== 'GET')
+        .every((r) => (r.body as { actions?: unknown[] }).actions === undefined || (r.body as { actions: unknown[] }).actions.length === 0),
+    ).toBe(true);
     // The App's check run is the App's to settle.
     expect(s.github.checkRuns.find((r) => r.id === APP_CHECK)).toMatchObject({ status: 'queued' });
     expect(s.github.pullRequests).toEqual([]);
@@ -375,7 +462,18 @@ describe('the bundled worker action on a runner', () => {
   });
 
   it("does not start the agent when the spec's budget is spent already", async () => {
-    const merged = ['---', 'plan_id: "01-02"', `spec: ${SPEC}`, 'status: verified', 'started: 2024-05-01T10:00:00Z', 'finished: 2024-05-01T10:20:00Z', 'duration_minutes: 20', 'cost: { usd: 2.5 }', '---', ''].join('\n');
+    const merged = [
+      '---',
+      'plan_id: "01-02"',
+      `spec: ${SPEC}`,
+      'status: verified',
+      'started: 2024-05-01T10:00:00Z',
+      'finished: 2024-05-01T10:20:00Z',
+      'duration_minutes: 20',
+      'cost: { usd: 2.5 }',
+      '---',
+      '',
+    ].join('\n');
     const s = await setup(plan(), [[{ write: ['out/greeting.txt', 'hello\n'] }]], {
       '.github/harness.yml': 'budget_usd: 2\n',
       [`${SPEC_PATH}/execution/phases/01-core/01-02-SUMMARY.md`]: merged,
@@ -385,12 +483,16 @@ describe('the bundled worker action on a runner', () => {
 
     expect(run.code).toBe(1);
     const app = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
-    expect(app.output.title).toBe(`Failed: spec ${SPEC} has spent $2.50 of its budget of $2.00 (budget_usd in .github/harness.yml): plan 01-01's agent was not started; raise the budget to go on`);
+    expect(app.output.title).toBe(
+      `Failed: spec ${SPEC} has spent $2.50 of its budget of $2.00 (budget_usd in .github/harness.yml): plan 01-01's agent was not started; raise the budget to go on`,
+    );
     expect(existsSync(join(s.claude.bin, 'calls.jsonl'))).toBe(false);
   });
 
   it("pauses at the model's usage limit: the work and the session kept, the reset time on the check run", async () => {
-    const s = await setup(plan(), [[{ write: ['out/greeting.txt', 'half\n'] }, { result: { subtype: 'success', is_error: true, result: 'Claude AI usage limit reached|1764000000' } }]]);
+    const s = await setup(plan(), [
+      [{ write: ['out/greeting.txt', 'half\n'] }, { result: { subtype: 'success', is_error: true, result: 'Claude AI usage limit reached|1764000000' } }],
+    ]);
 
     const run = await runAction(bundle, s.runner, inputs(withApp), s.env);
 
@@ -404,7 +506,9 @@ describe('the bundled worker action on a runner', () => {
     expect(git(s.repo.remote, 'show', `${head}:.harness/checkpoint/checkpoint.json`)).toContain('"id": "usage-limit"');
     // The reset time where the App's scheduling rounds read it: the plan issue's marker line.
     const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
-    expect(issue.body!.split('\n')[0]).toMatch(/ resume_at=2025-11-24T16:00:00\.000Z status=checkpoint runs=42\.1:\d+:\d+:\d*:\d+-\d+::p:claude:[\d.]*:\d+:\d+:\d+ -->$/);
+    expect(issue.body!.split('\n')[0]).toMatch(
+      / resume_at=2025-11-24T16:00:00\.000Z status=checkpoint runs=42\.1:\d+:\d+:\d*:\d+-\d+::p:claude:[\d.]*:\d+:\d+:\d+ -->$/,
+    );
   });
 
   // The pinned Claude Code (2.1.332) ends a run at the limit with one of its own messages, as a "success" or an error,
@@ -413,12 +517,28 @@ describe('the bundled worker action on a runner', () => {
     {
       said: "You've hit your session limit · resets 3pm (UTC)",
       result: { subtype: 'success', is_error: false },
-      event: { type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1924786800, rateLimitType: 'five_hour', isUsingOverage: false }, uuid: 'e1' },
+      event: {
+        type: 'rate_limit_event',
+        rate_limit_info: { status: 'rejected', resetsAt: 1924786800, rateLimitType: 'five_hour', isUsingOverage: false },
+        uuid: 'e1',
+      },
       resumeAt: '2030-12-29T15:00:00.000Z',
     },
-    { said: "You've hit your weekly limit · resets Jan 2, 2030, 3pm (America/New_York)", result: { subtype: 'success', is_error: true }, resumeAt: '2030-01-02T20:00:00.000Z' },
-    { said: "You've hit your Opus limit · resets Dec 1, 2030, 9:30am (Europe/Berlin) · progress saved", result: { subtype: 'success', is_error: true }, resumeAt: '2030-12-01T08:30:00.000Z' },
-    { said: "You've hit your Sonnet limit · resets Mar 3, 2031, 12am (UTC)", result: { subtype: 'success', is_error: false }, resumeAt: '2031-03-03T00:00:00.000Z' },
+    {
+      said: "You've hit your weekly limit · resets Jan 2, 2030, 3pm (America/New_York)",
+      result: { subtype: 'success', is_error: true },
+      resumeAt: '2030-01-02T20:00:00.000Z',
+    },
+    {
+      said: "You've hit your Opus limit · resets Dec 1, 2030, 9:30am (Europe/Berlin) · progress saved",
+      result: { subtype: 'success', is_error: true },
+      resumeAt: '2030-12-01T08:30:00.000Z',
+    },
+    {
+      said: "You've hit your Sonnet limit · resets Mar 3, 2031, 12am (UTC)",
+      result: { subtype: 'success', is_error: false },
+      resumeAt: '2031-03-03T00:00:00.000Z',
+    },
   ])('pauses at "$said": neutral, resume_at $resumeAt', async ({ said, result, event, resumeAt }) => {
     const s = await setup(plan(), [[{ write: ['out/greeting.txt', 'half\n'] }, ...(event ? [{ event }] : []), { result: { ...result, result: said } }]]);
 
@@ -431,7 +551,9 @@ describe('the bundled worker action on a runner', () => {
     expect(check.output.title).toBe(`Paused: the model's usage limit resets ${resumeAt}`);
     expect(check.output.summary).toContain(`The agent stopped at the model's rate or usage limit (${said}).`);
     const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
-    expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${resumeAt.replace(/\./g, '\\.')} status=checkpoint runs=42\\.1:[^ ]+:p:claude:[^ ]* -->$`));
+    expect(issue.body!.split('\n')[0]).toMatch(
+      new RegExp(` resume_at=${resumeAt.replace(/\./g, '\\.')} status=checkpoint runs=42\\.1:[^ ]+:p:claude:[^ ]* -->$`),
+    );
     const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
     expect(git(s.repo.remote, 'show', `${head}:out/greeting.txt`)).toBe('half');
   });

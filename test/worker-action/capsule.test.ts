@@ -59,8 +59,19 @@ afterAll(() => {
 
 describe('capsules on a runner', () => {
   it('a plan verified with a gene in its brief files its capsule on the signals PR', async () => {
-    const gene = geneText({ id: GENE, status: 'active', success_rate: 1, usage_count: 3, description: 'Sign every greeting for new users.', tags: ['greeting'], metadata: { files: ['out/greeting.txt'] } });
-    const repo = await workerRepo(specRepo([GREETING], { '.github/harness.yml': CONFIG, [`.harness/knowledge/genes/${GENE}.gene.md`]: gene }), `harness/${SPEC}/01-01`);
+    const gene = geneText({
+      id: GENE,
+      status: 'active',
+      success_rate: 1,
+      usage_count: 3,
+      description: 'Sign every greeting for new users.',
+      tags: ['greeting'],
+      metadata: { files: ['out/greeting.txt'] },
+    });
+    const repo = await workerRepo(
+      specRepo([GREETING], { '.github/harness.yml': CONFIG, [`.harness/knowledge/genes/${GENE}.gene.md`]: gene }),
+      `harness/${SPEC}/01-01`,
+    );
     const request = testOctokit().request;
     const log = testLog();
     const deps: WorkerDeps = {
@@ -88,7 +99,9 @@ describe('capsules on a runner', () => {
       steps: [{ action: 'Check greeting (file_exists)', outcome: 'success' }],
       validation: { impact_scope: 1, test_pass_rate: 1, confidence: 1 },
     });
-    const lines = files['.harness/knowledge/trajectory/2024-05-01.jsonl']!.trim().split('\n').map((l) => JSON.parse(l) as { type: string; entry: string });
+    const lines = files['.harness/knowledge/trajectory/2024-05-01.jsonl']!.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; entry: string });
     expect(lines.map((l) => [l.type, l.entry])).toEqual([
       ['match', `genes/${GENE}.gene.md`],
       ['use', `genes/${GENE}.gene.md`],

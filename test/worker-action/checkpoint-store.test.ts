@@ -73,7 +73,9 @@ describe('a checkpoint carries the agent session to another runner', () => {
     const restoring = restoreCheckpoint(new Checkout(root), { spec: 'demo', plan: '01-01', logDir: temp('harness-log2-'), env });
 
     await expect(restoring).rejects.toThrow(WorkerError);
-    await expect(restoring).rejects.toThrow('names the session file "../../../../.bashrc", outside the agent\'s session folder: /harness retry 01-01 starts over');
+    await expect(restoring).rejects.toThrow(
+      'names the session file "../../../../.bashrc", outside the agent\'s session folder: /harness retry 01-01 starts over',
+    );
   });
 
   it('refuses a session file the branch made a symlink (it would hand the agent a file of the runner)', async () => {
@@ -86,7 +88,9 @@ describe('a checkpoint carries the agent session to another runner', () => {
 
     const restoring = restoreCheckpoint(new Checkout(root), { spec: 'demo', plan: '01-01', logDir: temp('harness-log2-'), env });
 
-    await expect(restoring).rejects.toThrow('.harness/checkpoint/session/session-1.jsonl on the plan branch is not a file (a symlink or a folder): /harness retry 01-01 starts over');
+    await expect(restoring).rejects.toThrow(
+      '.harness/checkpoint/session/session-1.jsonl on the plan branch is not a file (a symlink or a folder): /harness retry 01-01 starts over',
+    );
     expect(existsSync(claudeTranscriptPath(root, 'session-1', env))).toBe(false);
   });
 

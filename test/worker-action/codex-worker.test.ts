@@ -61,7 +61,16 @@ function runnerDirs(workspace: string): RunnerDirs {
   return { workspace, temp: join(root, 'temp'), claudeHome: join(root, 'claude-home') };
 }
 
-const inputs = (extra: Record<string, string> = {}) => ({ spec: SPEC, plan: '01-01', resume: 'false', token: JOB_TOKEN, agent: 'codex', 'app-token': APP_TOKEN, 'app-slug': 'harness', ...extra });
+const inputs = (extra: Record<string, string> = {}) => ({
+  spec: SPEC,
+  plan: '01-01',
+  resume: 'false',
+  token: JOB_TOKEN,
+  agent: 'codex',
+  'app-token': APP_TOKEN,
+  'app-slug': 'harness',
+  ...extra,
+});
 
 /** No GitHub token reaches the agent: not in its environment, its arguments or git's config. */
 function noTokenIn(call: CodexCall): void {
@@ -95,7 +104,9 @@ describe('the bundled worker action with the codex agent', () => {
     expect(run.outputs.result).toBe('verified');
     const app = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
     expect(app).toMatchObject({ status: 'completed', conclusion: 'success', output: { title: 'Verified' } });
-    const titles = s.github.requests.filter((r) => r.url.endsWith(`/check-runs/${APP_CHECK}`)).map((r) => (r.body as { output?: { title?: string } }).output?.title);
+    const titles = s.github.requests
+      .filter((r) => r.url.endsWith(`/check-runs/${APP_CHECK}`))
+      .map((r) => (r.body as { output?: { title?: string } }).output?.title);
     expect(titles).toContain('Task 1 of 1: Write the greeting');
     expect(remoteCommits(s.repo.remote, BRANCH, s.repo.base).map((c) => c.subject)).toEqual(['01-01: Greeting', `docs(${SPEC}): summary of 01-01`]);
     expect(s.github.pullRequests[0]).toMatchObject({ head: BRANCH, base: 'main', title: '[01-01] Greeting' });
@@ -123,13 +134,27 @@ describe('the bundled worker action with the codex agent', () => {
     expect(first.stderr).toBe('');
     expect(first.outputs).toMatchObject({ result: 'checkpoint', checkpoint: 'tone' });
     const wip = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
-    const saved = JSON.parse(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/checkpoint.json`)) as { agent: string; session: { id: string; files: string[] } };
+    const saved = JSON.parse(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/checkpoint.json`)) as {
+      agent: string;
+      session: { id: string; files: string[] };
+    };
     expect(saved.agent).toBe('codex');
     expect(saved.session.files).toEqual([expect.stringMatching(new RegExp(`^\\d{4}/\\d{2}/\\d{2}/rollout-[0-9T-]+-${saved.session.id}\\.jsonl$`))]);
     expect(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/session/${saved.session.files[0]}`)).toContain('Formal or casual?');
-    expect(s.github.checkRuns.find((r) => r.id === APP_CHECK)).toMatchObject({ status: 'completed', conclusion: 'action_required', output: { title: 'Waiting: Formal or casual?' } });
+    expect(s.github.checkRuns.find((r) => r.id === APP_CHECK)).toMatchObject({
+      status: 'completed',
+      conclusion: 'action_required',
+      output: { title: 'Waiting: Formal or casual?' },
+    });
 
-    s.github.comments.push({ id: 500, issue: 3, body: answerComment('01-01', 'tone', 'formal'), userType: 'Bot', login: 'harness[bot]', created_at: '2026-01-02T09:00:00Z' });
+    s.github.comments.push({
+      id: 500,
+      issue: 3,
+      body: answerComment('01-01', 'tone', 'formal'),
+      userType: 'Bot',
+      login: 'harness[bot]',
+      created_at: '2026-01-02T09:00:00Z',
+    });
     const second = runnerDirs(cloneBranch(s.repo.remote, BRANCH, join(mkdtempSync(join(tmpdir(), 'harness-runner2-')), 'checkout')));
     const freshHome = join(second.temp, '..', 'codex-home');
     const resumed = await runAction(bundle, second, inputs({ resume: 'true' }), { ...s.env, CODEX_HOME: freshHome });
@@ -161,7 +186,9 @@ describe('the bundled worker action with the codex agent', () => {
     const iso = new Date(resetsAt * 1000).toISOString();
     const check = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
     expect(check).toMatchObject({ status: 'completed', conclusion: 'neutral', output: { title: `Paused: the model's usage limit resets ${iso}` } });
-    expect(check.output.summary).toMatch(/The agent stopped at the model's rate or usage limit \(You’ve hit your usage limit\. Upgrade to Pro .* try again at [A-Z][a-z]{2} \d{1,2}(st|nd|rd|th), \d{4} \d{1,2}:\d{2} [AP]M\.\)\./);
+    expect(check.output.summary).toMatch(
+      /The agent stopped at the model's rate or usage limit \(You’ve hit your usage limit\. Upgrade to Pro .* try again at [A-Z][a-z]{2} \d{1,2}(st|nd|rd|th), \d{4} \d{1,2}:\d{2} [AP]M\.\)\./,
+    );
     const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
     expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${iso.replace(/\./g, '\\.')} status=checkpoint runs=\\S+:p:codex:\\S* -->$`));
     const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
@@ -174,7 +201,16 @@ describe('the bundled worker action with the codex agent', () => {
     const plan = greetingPlan(['fallback: [gemini]']);
     const own = { [planPath('01-01')]: planFile(plan).replace('agent: script', 'agent: codex') };
     const s = await setup(plan, [[{ write: ['out/greeting.txt', 'hello\n'] }, { limit: { plan: 'plus', resets_at: resetsAt } }]], own);
-    const gemini = await standInGemini([[{ recall: 'Other engines worked on this plan before you' }, { bash: 'git add -A && git commit -qm "01-01: the greeting, kept"' }, { text: 'Committed the greeting codex wrote.' }]], s.env.HOME);
+    const gemini = await standInGemini(
+      [
+        [
+          { recall: 'Other engines worked on this plan before you' },
+          { bash: 'git add -A && git commit -qm "01-01: the greeting, kept"' },
+          { text: 'Committed the greeting codex wrote.' },
+        ],
+      ],
+      s.env.HOME,
+    );
     const env = { ...s.env, ...gemini.env, HOME: s.env.HOME, PATH: `${s.codex.bin}:${gemini.bin}:${process.env.PATH}` };
 
     const run = await runAction(bundle, s.runner, inputs({ agent: '' }), env);
@@ -188,7 +224,11 @@ describe('the bundled worker action with the codex agent', () => {
     // The job's step summary: the plan's spend, and who worked on it.
     expect(run.summary).toMatch(/spend: gemini(, attempt \d+)?: 3 turns, 1200 tokens in, 30 out/);
     expect(run.summary).toContain('Engines: codex (stopped at its usage limit), then gemini');
-    expect(remoteCommits(s.repo.remote, BRANCH, s.repo.base).map((c) => c.subject)).toEqual(['01-01: the greeting, kept', '01-01: Greeting', `docs(${SPEC}): summary of 01-01`]);
+    expect(remoteCommits(s.repo.remote, BRANCH, s.repo.base).map((c) => c.subject)).toEqual([
+      '01-01: the greeting, kept',
+      '01-01: Greeting',
+      `docs(${SPEC}): summary of 01-01`,
+    ]);
     const summary = git(s.repo.remote, 'show', `refs/heads/${BRANCH}:${SPEC_PATH}/execution/phases/01-core/01-01-SUMMARY.md`);
     expect(summary).toMatch(/^agent: gemini$/m);
     expect(summary).toMatch(/\n- codex \(1 turns\): codex stopped at the model's usage limit/);
@@ -205,7 +245,11 @@ describe('the bundled worker action with the codex agent', () => {
     expect(run.outputs.result).toBe('failed');
     const app = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
     // Three requests: 3000 uncached input × $10, 600 cached × $1, 150 output × $40 a million: $0.0366.
-    expect(app).toMatchObject({ status: 'completed', conclusion: 'failure', output: { title: "Failed: the codex agent failed: codex spent $0.04, over the plan's budget of $0.03 (budget_usd): stopped" } });
+    expect(app).toMatchObject({
+      status: 'completed',
+      conclusion: 'failure',
+      output: { title: "Failed: the codex agent failed: codex spent $0.04, over the plan's budget of $0.03 (budget_usd): stopped" },
+    });
     expect(app.output.summary).toContain('$0.04');
     expect(s.github.pullRequests).toEqual([]);
   });

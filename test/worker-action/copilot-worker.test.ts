@@ -75,7 +75,16 @@ function runnerDirs(workspace: string): RunnerDirs {
   return { workspace, temp: join(root, 'temp'), claudeHome: join(root, 'claude-home') };
 }
 
-const inputs = (extra: Record<string, string> = {}) => ({ spec: SPEC, plan: '01-01', resume: 'false', token: JOB_TOKEN, 'app-token': APP_TOKEN, 'app-slug': 'harness', agent: 'copilot', ...extra });
+const inputs = (extra: Record<string, string> = {}) => ({
+  spec: SPEC,
+  plan: '01-01',
+  resume: 'false',
+  token: JOB_TOKEN,
+  'app-token': APP_TOKEN,
+  'app-slug': 'harness',
+  agent: 'copilot',
+  ...extra,
+});
 
 /** The agent held only the Copilot token: neither the job's nor the App's, in no variable. */
 function onlyCopilotToken(call: { env: Record<string, string> }): void {
@@ -127,13 +136,23 @@ describe('the bundled worker action with the copilot agent', () => {
     expect(first.stderr).toBe('');
     expect(first.outputs).toMatchObject({ result: 'checkpoint', checkpoint: 'tone' });
     const wip = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
-    const saved = JSON.parse(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/checkpoint.json`)) as { agent: string; session: { id: string; files: string[] } };
+    const saved = JSON.parse(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/checkpoint.json`)) as {
+      agent: string;
+      session: { id: string; files: string[] };
+    };
     expect(saved.agent).toBe('copilot');
     expect(saved.session.files).toEqual([`${saved.session.id}/events.jsonl`, `${saved.session.id}/workspace.yaml`]);
     expect(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/session/${saved.session.id}/events.jsonl`)).toContain('Formal or casual?');
     expect(s.github.checkRuns.find((r) => r.id === APP_CHECK)).toMatchObject({ status: 'completed', conclusion: 'action_required' });
 
-    s.github.comments.push({ id: 500, issue: 3, body: answerComment('01-01', 'tone', 'formal'), userType: 'Bot', login: 'harness[bot]', created_at: '2026-01-02T09:00:00Z' });
+    s.github.comments.push({
+      id: 500,
+      issue: 3,
+      body: answerComment('01-01', 'tone', 'formal'),
+      userType: 'Bot',
+      login: 'harness[bot]',
+      created_at: '2026-01-02T09:00:00Z',
+    });
     // Another runner: another checkout, another (empty) Copilot home.
     const second = runnerDirs(cloneBranch(s.repo.remote, BRANCH, join(mkdtempSync(join(tmpdir(), 'harness-runner2-')), 'checkout')));
     const resumed = await runAction(bundle, second, inputs({ resume: 'true' }), s.env(join(second.temp, 'copilot-home')));
@@ -151,7 +170,17 @@ describe('the bundled worker action with the copilot agent', () => {
 
   it("pauses at Copilot's weekly rate limit: neutral, the work kept, resume_at from the reset the CLI said", async () => {
     const s = await setup(greetingPlan(), [
-      [{ write: ['out/greeting.txt', 'half\n'] }, { error: { errorType: 'rate_limit', message: "You've reached your weekly rate limit. Learn More (https://docs.github.com/copilot/concepts/rate-limits). (current limit resets in ~2h)", errorCode: 'user_weekly_rate_limited', statusCode: 429 } }],
+      [
+        { write: ['out/greeting.txt', 'half\n'] },
+        {
+          error: {
+            errorType: 'rate_limit',
+            message: "You've reached your weekly rate limit. Learn More (https://docs.github.com/copilot/concepts/rate-limits). (current limit resets in ~2h)",
+            errorCode: 'user_weekly_rate_limited',
+            statusCode: 429,
+          },
+        },
+      ],
     ]);
     const before = Date.now();
 
@@ -179,7 +208,9 @@ describe('the bundled worker action with the copilot agent', () => {
 
     expect(run.code).toBe(1);
     expect(run.outputs.result).toBe('failed');
-    expect(s.github.checkRuns.find((r) => r.id === APP_CHECK)!.output.title).toBe("Failed: the copilot agent failed: copilot spent $0.50, over the plan's budget of $0.05 (budget_usd): stopped");
+    expect(s.github.checkRuns.find((r) => r.id === APP_CHECK)!.output.title).toBe(
+      "Failed: the copilot agent failed: copilot spent $0.50, over the plan's budget of $0.05 (budget_usd): stopped",
+    );
     expect(s.github.pullRequests).toEqual([]);
   });
 });

@@ -47,7 +47,14 @@ async function setup(extra: string[], calls: GeminiAction[][], other: Record<str
   const github = dispatchedFake(repo.base);
   server = await github.serve();
   const gemini = await standInGemini(calls);
-  const env = { ...runnerEnv(), FAKE_GEMINI_SCENARIO: gemini.env.FAKE_GEMINI_SCENARIO!, FAKE_GEMINI_STATE: gemini.env.FAKE_GEMINI_STATE!, PATH: gemini.env.PATH!, GEMINI_API_KEY: GEMINI_KEY, GITHUB_API_URL: server.url };
+  const env = {
+    ...runnerEnv(),
+    FAKE_GEMINI_SCENARIO: gemini.env.FAKE_GEMINI_SCENARIO!,
+    FAKE_GEMINI_STATE: gemini.env.FAKE_GEMINI_STATE!,
+    PATH: gemini.env.PATH!,
+    GEMINI_API_KEY: GEMINI_KEY,
+    GITHUB_API_URL: server.url,
+  };
   return { repo, github, runner: runnerDirs(repo.checkout), env, gemini };
 }
 
@@ -111,82 +118,115 @@ describe('the bundled worker action with the gemini agent', () => {
     expect(app).toMatchObject({ status: 'completed', conclusion: 'success' });
   });
 
-  it("stops at a decision, carries the session's file in the wip commit, and a fresh runner continues it with --session-file", { timeout: 60_000 }, async () => {
-    const s = await setup(
-      ['autonomous: false'],
-      [
+  it(
+    "stops at a decision, carries the session's file in the wip commit, and a fresh runner continues it with --session-file",
+    { timeout: 60_000 },
+    async () => {
+      const s = await setup(
+        ['autonomous: false'],
         [
-          { write: ['out/draft.txt', 'hello\n'] },
-          { report: { type: 'decision_needed', checkpoint: 'tone', message: 'Formal or casual?', options: ['formal', 'casual'] } },
-          { await: 'tone' },
-          { write: ['out/never.txt', 'not reached\n'] },
+          [
+            { write: ['out/draft.txt', 'hello\n'] },
+            { report: { type: 'decision_needed', checkpoint: 'tone', message: 'Formal or casual?', options: ['formal', 'casual'] } },
+            { await: 'tone' },
+            { write: ['out/never.txt', 'not reached\n'] },
+          ],
+          [{ recall: 'Formal or casual?' }, { bash: 'cat out/draft.txt > out/greeting.txt && echo formal >> out/greeting.txt && rm out/draft.txt' }],
         ],
-        [{ recall: 'Formal or casual?' }, { bash: 'cat out/draft.txt > out/greeting.txt && echo formal >> out/greeting.txt && rm out/draft.txt' }],
-      ],
-    );
+      );
 
-    const first = await runAction(bundle, s.runner, inputs(withApp), s.env);
+      const first = await runAction(bundle, s.runner, inputs(withApp), s.env);
 
-    expect(first.stderr).toBe('');
-    expect(first.outputs).toMatchObject({ result: 'checkpoint', checkpoint: 'tone' });
-    const wip = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
-    const saved = JSON.parse(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/checkpoint.json`)) as { agent: string; session: { id: string; files: string[] } };
-    expect(saved.agent).toBe('gemini');
-    expect(saved.session.files).toEqual([expect.stringMatching(new RegExp(`^\\.gemini/tmp/checkout/chats/session-[0-9T-]+-${saved.session.id.slice(0, 8)}\\.jsonl$`))]);
-    expect(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/session/${saved.session.files[0]}`)).toContain('Formal or casual?');
+      expect(first.stderr).toBe('');
+      expect(first.outputs).toMatchObject({ result: 'checkpoint', checkpoint: 'tone' });
+      const wip = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
+      const saved = JSON.parse(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/checkpoint.json`)) as {
+        agent: string;
+        session: { id: string; files: string[] };
+      };
+      expect(saved.agent).toBe('gemini');
+      expect(saved.session.files).toEqual([
+        expect.stringMatching(new RegExp(`^\\.gemini/tmp/checkout/chats/session-[0-9T-]+-${saved.session.id.slice(0, 8)}\\.jsonl$`)),
+      ]);
+      expect(git(s.repo.remote, 'show', `${wip}:.harness/checkpoint/session/${saved.session.files[0]}`)).toContain('Formal or casual?');
 
-    s.github.comments.push({ id: 500, issue: 3, body: answerComment('01-01', 'tone', 'formal'), userType: 'Bot', login: 'harness[bot]', created_at: '2026-01-02T09:00:00Z' });
-    // Another machine: another checkout, another HOME with no Gemini CLI state at all.
-    const second = runnerDirs(cloneBranch(s.repo.remote, BRANCH, join(mkdtempSync(join(tmpdir(), 'harness-runner2-')), 'checkout')));
-    const env = { ...s.env, ...runnerEnv() };
-    const resumed = await runAction(bundle, second, inputs({ ...withApp, resume: 'true' }), env);
+      s.github.comments.push({
+        id: 500,
+        issue: 3,
+        body: answerComment('01-01', 'tone', 'formal'),
+        userType: 'Bot',
+        login: 'harness[bot]',
+        created_at: '2026-01-02T09:00:00Z',
+      });
+      // Another machine: another checkout, another HOME with no Gemini CLI state at all.
+      const second = runnerDirs(cloneBranch(s.repo.remote, BRANCH, join(mkdtempSync(join(tmpdir(), 'harness-runner2-')), 'checkout')));
+      const env = { ...s.env, ...runnerEnv() };
+      const resumed = await runAction(bundle, second, inputs({ ...withApp, resume: 'true' }), env);
 
-    expect(resumed.stderr).toBe('');
-    expect(resumed.outputs.result).toBe('verified');
-    const calls = await s.gemini.calls();
-    expect(calls).toHaveLength(2);
-    expect(calls[1]!.cwd).toBe(second.workspace);
-    expect(flag(calls[1]!.args, '--session-file')).toBe(join(geminiHome(second.workspace, env), saved.session.files[0]!));
-    expect(calls[1]!.args[1]).toContain('A person answered checkpoint "tone" (decision).');
-    expect(git(s.repo.remote, 'show', `refs/heads/${BRANCH}:out/greeting.txt`)).toBe('hello\nformal');
-    expect(() => git(s.repo.remote, 'show', `refs/heads/${BRANCH}:.harness/checkpoint/checkpoint.json`)).toThrow();
-  });
+      expect(resumed.stderr).toBe('');
+      expect(resumed.outputs.result).toBe('verified');
+      const calls = await s.gemini.calls();
+      expect(calls).toHaveLength(2);
+      expect(calls[1]!.cwd).toBe(second.workspace);
+      expect(flag(calls[1]!.args, '--session-file')).toBe(join(geminiHome(second.workspace, env), saved.session.files[0]!));
+      expect(calls[1]!.args[1]).toContain('A person answered checkpoint "tone" (decision).');
+      expect(git(s.repo.remote, 'show', `refs/heads/${BRANCH}:out/greeting.txt`)).toBe('hello\nformal');
+      expect(() => git(s.repo.remote, 'show', `refs/heads/${BRANCH}:.harness/checkpoint/checkpoint.json`)).toThrow();
+    },
+  );
 
-  it("pauses at the daily quota: neutral, the work and the session kept, resume_at the next Pacific midnight; `continue` resumes the conversation on a fresh runner", { timeout: 60_000 }, async () => {
-    // A plan that waits for people: an autonomous one cannot take the `continue` yet (the gate refuses a checkpoint without a default in it, for claude too).
-    const s = await setup(['autonomous: false'], [
-      [{ write: ['out/greeting.txt', 'half\n'] }, { report: { type: 'session_ready', message: 'first half done' } }, { quota: true }],
-      [{ recall: 'first half done' }, { bash: 'echo whole > out/greeting.txt' }],
-    ]);
-    const before = new Date();
+  it(
+    'pauses at the daily quota: neutral, the work and the session kept, resume_at the next Pacific midnight; `continue` resumes the conversation on a fresh runner',
+    { timeout: 60_000 },
+    async () => {
+      // A plan that waits for people: an autonomous one cannot take the `continue` yet (the gate refuses a checkpoint without a default in it, for claude too).
+      const s = await setup(
+        ['autonomous: false'],
+        [
+          [{ write: ['out/greeting.txt', 'half\n'] }, { report: { type: 'session_ready', message: 'first half done' } }, { quota: true }],
+          [{ recall: 'first half done' }, { bash: 'echo whole > out/greeting.txt' }],
+        ],
+      );
+      const before = new Date();
 
-    const run = await runAction(bundle, s.runner, inputs(withApp), s.env);
+      const run = await runAction(bundle, s.runner, inputs(withApp), s.env);
 
-    expect(run.code).toBe(0);
-    expect(run.outputs).toMatchObject({ result: 'checkpoint', checkpoint: 'usage-limit' });
-    const resetsAt = nextPacificMidnight(before).toISOString();
-    const check = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
-    expect(check).toMatchObject({ status: 'completed', conclusion: 'neutral' });
-    expect(check.output.title).toBe(`Paused: the model's usage limit resets ${resetsAt}`);
-    expect(check.output.summary).toContain('You have exhausted your daily quota on this model.');
-    const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
-    expect(git(s.repo.remote, 'show', `${head}:out/greeting.txt`)).toBe('half');
-    const saved = JSON.parse(git(s.repo.remote, 'show', `${head}:.harness/checkpoint/checkpoint.json`)) as { checkpoint: { id: string }; session?: { files: string[] } };
-    expect(saved.checkpoint.id).toBe('usage-limit');
-    expect(saved.session?.files).toHaveLength(1);
-    const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
-    expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${resetsAt.replace(/\./g, '\\.')} status=checkpoint runs=\\S+:p:gemini:\\S* -->$`));
+      expect(run.code).toBe(0);
+      expect(run.outputs).toMatchObject({ result: 'checkpoint', checkpoint: 'usage-limit' });
+      const resetsAt = nextPacificMidnight(before).toISOString();
+      const check = s.github.checkRuns.find((r) => r.id === APP_CHECK)!;
+      expect(check).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+      expect(check.output.title).toBe(`Paused: the model's usage limit resets ${resetsAt}`);
+      expect(check.output.summary).toContain('You have exhausted your daily quota on this model.');
+      const head = git(s.repo.remote, 'rev-parse', `refs/heads/${BRANCH}`);
+      expect(git(s.repo.remote, 'show', `${head}:out/greeting.txt`)).toBe('half');
+      const saved = JSON.parse(git(s.repo.remote, 'show', `${head}:.harness/checkpoint/checkpoint.json`)) as {
+        checkpoint: { id: string };
+        session?: { files: string[] };
+      };
+      expect(saved.checkpoint.id).toBe('usage-limit');
+      expect(saved.session?.files).toHaveLength(1);
+      const issue = s.github.issues.find((i) => i.labels.includes('status:checkpoint'))!;
+      expect(issue.body!.split('\n')[0]).toMatch(new RegExp(` resume_at=${resetsAt.replace(/\./g, '\\.')} status=checkpoint runs=\\S+:p:gemini:\\S* -->$`));
 
-    // Once it has reset, `continue` resumes the same conversation on a fresh runner.
-    s.github.comments.push({ id: 600, issue: 3, body: answerComment('01-01', 'usage-limit', 'continue'), userType: 'Bot', login: 'harness[bot]', created_at: '2026-01-02T09:00:00Z' });
-    const second = runnerDirs(cloneBranch(s.repo.remote, BRANCH, join(mkdtempSync(join(tmpdir(), 'harness-runner2-')), 'checkout')));
-    const resumed = await runAction(bundle, second, inputs({ ...withApp, resume: 'true' }), { ...s.env, ...runnerEnv() });
-    expect(resumed.stderr).toBe('');
-    expect(resumed.outputs.result).toBe('verified');
-    const calls = await s.gemini.calls();
-    expect(calls[1]!.args).toContain('--session-file');
-    expect(git(s.repo.remote, 'show', `refs/heads/${BRANCH}:out/greeting.txt`)).toBe('whole');
-  });
+      // Once it has reset, `continue` resumes the same conversation on a fresh runner.
+      s.github.comments.push({
+        id: 600,
+        issue: 3,
+        body: answerComment('01-01', 'usage-limit', 'continue'),
+        userType: 'Bot',
+        login: 'harness[bot]',
+        created_at: '2026-01-02T09:00:00Z',
+      });
+      const second = runnerDirs(cloneBranch(s.repo.remote, BRANCH, join(mkdtempSync(join(tmpdir(), 'harness-runner2-')), 'checkout')));
+      const resumed = await runAction(bundle, second, inputs({ ...withApp, resume: 'true' }), { ...s.env, ...runnerEnv() });
+      expect(resumed.stderr).toBe('');
+      expect(resumed.outputs.result).toBe('verified');
+      const calls = await s.gemini.calls();
+      expect(calls[1]!.args).toContain('--session-file');
+      expect(git(s.repo.remote, 'show', `refs/heads/${BRANCH}:out/greeting.txt`)).toBe('whole');
+    },
+  );
 
   it('stops over the budget on the tokens at the configured price', async () => {
     const s = await setup(['budget_usd: 0.05'], [[{ write: ['out/greeting.txt', 'hello\n'] }, { tokens: [1_000_000, 100_000] }]], {

@@ -42,7 +42,12 @@ function files(extra: Record<string, string> = {}): Record<string, string> {
     id: '01-01',
     title: 'Greeting',
     checks: ['{ id: greeting, type: file_exists, path: out/greeting.txt }', '{ id: slow, type: build_succeeds, command: "sh wait.sh" }'],
-    blocks: ['Write the greeting', 'Sign it', 'Date it'].map((title, i) => step(title, `touch "${signals}/working-${i + 1}" && while [ ! -f "${signals}/go-work-${i + 1}" ]; do sleep 0.05; done\nmkdir -p out\necho ${title} >> out/greeting.txt`)),
+    blocks: ['Write the greeting', 'Sign it', 'Date it'].map((title, i) =>
+      step(
+        title,
+        `touch "${signals}/working-${i + 1}" && while [ ! -f "${signals}/go-work-${i + 1}" ]; do sleep 0.05; done\nmkdir -p out\necho ${title} >> out/greeting.txt`,
+      ),
+    ),
   };
   const wait = `n=$(ls "${signals}" | grep -c '^checking-'); n=$((n+1)); touch "${signals}/checking-$n"; while [ ! -f "${signals}/go-$n" ]; do sleep 0.05; done\n`;
   return specRepo([plan], { 'wait.sh': wait, ...extra });

@@ -16,7 +16,8 @@ const GREETING: WorkerPlan = GREETING_PLAN;
 const LESSON = GREETING_LESSON;
 
 /** A command agent that keeps its brief and writes the greeting; every plan held out. */
-const CONFIG = 'knowledge:\n  holdout: 1\nagents:\n  command:\n    command: mkdir -p out && cat > "$BRIEF" && printf "hello\\n-- harness\\n" > out/greeting.txt\n';
+const CONFIG =
+  'knowledge:\n  holdout: 1\nagents:\n  command:\n    command: mkdir -p out && cat > "$BRIEF" && printf "hello\\n-- harness\\n" > out/greeting.txt\n';
 
 let restoreGit: () => void;
 
@@ -35,7 +36,10 @@ afterAll(() => restoreGit());
 describe('the worker action: the holdout', () => {
   it('gives a held-out plan no knowledge, and says so in the job summary and its SUMMARY.md', async () => {
     const branch = `harness/${SPEC}/01-01`;
-    const repo = await workerRepo(specRepo([GREETING], { '.github/harness.yml': CONFIG, '.harness/knowledge/lessons/workflow/sign-greetings.lesson.md': LESSON }), branch);
+    const repo = await workerRepo(
+      specRepo([GREETING], { '.github/harness.yml': CONFIG, '.harness/knowledge/lessons/workflow/sign-greetings.lesson.md': LESSON }),
+      branch,
+    );
     let pr: { body?: string } = {};
     workerRequests({
       spec: SPEC,
@@ -72,10 +76,22 @@ describe('the worker action: the holdout', () => {
     const skill = readFileSync(join(FIXTURES, 'knowledge', 'surface', 'store', 'skills', 'http-retry-with-backoff', 'SKILL.md'), 'utf8');
     const run = async (holdout: number) => {
       const branch = `harness/${SPEC}/01-01`;
-      const repo = await workerRepo(specRepo([GREETING], { '.github/harness.yml': `knowledge:\n  holdout: ${holdout}\nagents:\n  claude:\n    permission_mode: acceptEdits\n`, '.harness/knowledge/skills/http-retry-with-backoff/SKILL.md': skill }), branch);
+      const repo = await workerRepo(
+        specRepo([GREETING], {
+          '.github/harness.yml': `knowledge:\n  holdout: ${holdout}\nagents:\n  claude:\n    permission_mode: acceptEdits\n`,
+          '.harness/knowledge/skills/http-retry-with-backoff/SKILL.md': skill,
+        }),
+        branch,
+      );
       const seen = join(repo.temp, '..', 'skills.txt');
       // The stand-in Claude lists what it finds in .claude/skills/, then does the plan.
-      const claude = await standInClaude([[{ bash: `(ls .claude/skills 2>/dev/null || true) > "${seen}"; mkdir -p out; printf 'hello\\n' > out/greeting.txt; git add out; git commit -qm greeting` }]]);
+      const claude = await standInClaude([
+        [
+          {
+            bash: `(ls .claude/skills 2>/dev/null || true) > "${seen}"; mkdir -p out; printf 'hello\\n' > out/greeting.txt; git add out; git commit -qm greeting`,
+          },
+        ],
+      ]);
       workerRequests({
         spec: SPEC,
         issues: [issueJson({ number: 3, plan: '01-01', status: 'running' })],

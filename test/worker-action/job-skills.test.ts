@@ -28,7 +28,7 @@ async function checkout(): Promise<string> {
     '.harness/knowledge/skills/sqlite-busy-in-parallel-tests/SKILL.md': skill('sqlite-busy-in-parallel-tests'),
     '.harness/knowledge/skills/broken/SKILL.md': '---\nname: Not Valid\n---\n\nno sections\n',
     '.harness/knowledge/skills-archived/sqlite-wal-mode/SKILL.md': skill('sqlite-wal-mode', 'skills-archived'),
-    '.claude/skills/sqlite-busy-in-parallel-tests/SKILL.md': '---\nname: sqlite-busy-in-parallel-tests\ndescription: the repository\'s own\n---\n',
+    '.claude/skills/sqlite-busy-in-parallel-tests/SKILL.md': "---\nname: sqlite-busy-in-parallel-tests\ndescription: the repository's own\n---\n",
   });
   git(root, 'init', '-q', '--initial-branch=main');
   git(root, 'add', '-A');

@@ -10,7 +10,15 @@ function recordingForge(existing: CheckRun[] = []) {
     checkRuns: () => Promise.resolve(existing),
     createCheckRun: (run) => {
       writes.push({ at: Date.now(), kind: 'create', body: run });
-      return Promise.resolve({ id: 77, name: run.name, headSha: run.head_sha, externalId: run.external_id ?? null, status: run.status, conclusion: null, output: { title: null, summary: null, annotationsCount: 0 } });
+      return Promise.resolve({
+        id: 77,
+        name: run.name,
+        headSha: run.head_sha,
+        externalId: run.external_id ?? null,
+        status: run.status,
+        conclusion: null,
+        output: { title: null, summary: null, annotationsCount: 0 },
+      });
     },
     updateCheckRun: (id, update) => {
       writes.push({ at: Date.now(), kind: 'update', id, body: update });
@@ -20,7 +28,14 @@ function recordingForge(existing: CheckRun[] = []) {
   return { forge, writes };
 }
 
-const options = (forge: CheckForge, owner: 'app' | 'actions' = 'actions') => ({ forge, owner, name: 'harness / plan 01-01', externalId: 'SPC-007/01-01', log: testLog(), now: () => Date.now() });
+const options = (forge: CheckForge, owner: 'app' | 'actions' = 'actions') => ({
+  forge,
+  owner,
+  name: 'harness / plan 01-01',
+  externalId: 'SPC-007/01-01',
+  log: testLog(),
+  now: () => Date.now(),
+});
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 0 });
@@ -82,7 +97,9 @@ describe('the live check run', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     live.event({ kind: 'agent-waiting', checkpoint: { id: 'cp-1', kind: 'decision', prompt: 'Which database?\nPostgres or SQLite' } });
     await vi.advanceTimersByTimeAsync(0);
-    expect(writes.filter((w) => w.kind === 'update').map((w) => [w.at, (w.body as CheckRunUpdate).output!.text])).toEqual([[1_000, expect.stringContaining('- asks (decision): Which database?')]]);
+    expect(writes.filter((w) => w.kind === 'update').map((w) => [w.at, (w.body as CheckRunUpdate).output!.text])).toEqual([
+      [1_000, expect.stringContaining('- asks (decision): Which database?')],
+    ]);
     // The write it made in place of the paced one: nothing more until the interval from it has passed.
     await vi.advanceTimersByTimeAsync(200_000);
     expect(writes.filter((w) => w.kind === 'update')).toHaveLength(1);
@@ -99,17 +116,38 @@ describe('the live check run', () => {
     live.event({ kind: 'verifying', level: 'plan' });
     await vi.advanceTimersByTimeAsync(3_000);
 
-    expect(writes.map((w) => (w.body as { output?: { title: string } }).output?.title)).toEqual(['The agent is starting', 'Task 3 of 3: Task number 3', 'The agent finished', 'Verifying the plan']);
+    expect(writes.map((w) => (w.body as { output?: { title: string } }).output?.title)).toEqual([
+      'The agent is starting',
+      'Task 3 of 3: Task number 3',
+      'The agent finished',
+      'Verifying the plan',
+    ]);
   });
 
   it("takes over the App's unfinished check run instead of making another, and shows the final state on a pushed head too", async () => {
-    const app: CheckRun = { id: 5, name: 'harness / plan 01-01', headSha: 'abc123', externalId: 'SPC-007/01-01', status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '', annotationsCount: 0 } };
+    const app: CheckRun = {
+      id: 5,
+      name: 'harness / plan 01-01',
+      headSha: 'abc123',
+      externalId: 'SPC-007/01-01',
+      status: 'queued',
+      conclusion: null,
+      output: { title: 'Worker dispatched', summary: '', annotationsCount: 0 },
+    };
     const { forge, writes } = recordingForge([app]);
     const live = new LiveCheck(options(forge, 'app'));
     await live.start('abc123', 'SPC-007 / 01-01 Greeting');
     live.event({ kind: 'agent-started', agent: 'claude' });
     // The final write comes before the paced one is due: the paced one is dropped.
-    await live.finish({ conclusion: 'action_required', title: 'Waiting', summary: 'asks', actions: [{ label: 'formal', description: 'Answer: formal', identifier: 'option-1' }] }, 'def456');
+    await live.finish(
+      {
+        conclusion: 'action_required',
+        title: 'Waiting',
+        summary: 'asks',
+        actions: [{ label: 'formal', description: 'Answer: formal', identifier: 'option-1' }],
+      },
+      'def456',
+    );
     await vi.advanceTimersByTimeAsync(10_000);
 
     expect(writes.map((w) => [w.kind, w.id, (w.body as { status?: string }).status])).toEqual([

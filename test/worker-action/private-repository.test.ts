@@ -117,7 +117,16 @@ function runnerDirs(workspace: string): RunnerDirs {
   return { workspace, temp: join(root, 'temp'), claudeHome: join(root, 'claude-home') };
 }
 
-const inputs = (extra: Record<string, string> = {}) => ({ spec: SPEC, plan: '01-01', resume: 'false', token: JOB_TOKEN, agent: 'claude', 'app-token': APP_TOKEN, 'app-slug': 'harness', ...extra });
+const inputs = (extra: Record<string, string> = {}) => ({
+  spec: SPEC,
+  plan: '01-01',
+  resume: 'false',
+  token: JOB_TOKEN,
+  agent: 'claude',
+  'app-token': APP_TOKEN,
+  'app-slug': 'harness',
+  ...extra,
+});
 
 function agentHeldNoToken(call: { env: Record<string, string>; gitConfig: string }): void {
   const env = JSON.stringify(call.env);
@@ -169,7 +178,14 @@ describe('the worker on a private repository (every git request needs the token)
     expect(first.outputs).toMatchObject({ result: 'checkpoint', checkpoint: 'tone' });
     expect(git(s.remote, 'log', '-1', '--format=%s', `refs/heads/${BRANCH}`)).toBe('wip(01-01): waiting at checkpoint tone');
 
-    s.github.comments.push({ id: 500, issue: 3, body: answerComment('01-01', 'tone', 'formal'), userType: 'Bot', login: 'harness[bot]', created_at: '2026-01-02T09:00:00Z' });
+    s.github.comments.push({
+      id: 500,
+      issue: 3,
+      body: answerComment('01-01', 'tone', 'formal'),
+      userType: 'Bot',
+      login: 'harness[bot]',
+      created_at: '2026-01-02T09:00:00Z',
+    });
     const second = runnerDirs(await checkoutOf(s.host, APP_TOKEN, join(temp('harness-runner2-'), 'checkout')));
     const before = s.host.requests.length;
     const resumed = await runAction(bundle, second, inputs({ resume: 'true' }), s.env);

@@ -26,7 +26,9 @@ describe('the resume time a usage-limit pause records on its plan issue', () => 
     const forge = recordingForge();
     const paused = issue(MARKER);
     await recordResumeAt(forge, paused, new Date('2025-11-24T16:00:00Z'));
-    expect(forge.updates).toEqual([{ number: 7, update: { body: '<!-- harness:plan SPC-007/01-01 hash=0123456789abcdef pr=3 resume_at=2025-11-24T16:00:00.000Z -->\nThe plan.' } }]);
+    expect(forge.updates).toEqual([
+      { number: 7, update: { body: '<!-- harness:plan SPC-007/01-01 hash=0123456789abcdef pr=3 resume_at=2025-11-24T16:00:00.000Z -->\nThe plan.' } },
+    ]);
     expect(parseMarker(paused.body)).toMatchObject({ hash: '0123456789abcdef', pr: 3, resumeAt: new Date('2025-11-24T16:00:00Z') });
   });
 

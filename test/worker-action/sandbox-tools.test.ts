@@ -24,7 +24,10 @@ function runnerWithout(sudo: 'installs' | 'refuses'): { bin: string; asked: () =
   symlinkSync('/usr/bin/which', join(bin, 'which'));
   const log = join(bin, 'sudo.log');
   writeFileSync(log, '');
-  const install = sudo === 'installs' ? `case "$*" in *"apt-get install"*) /bin/ln -sf /usr/bin/bwrap /usr/bin/socat /usr/bin/rg "${bin}/";; esac; exit 0` : 'echo "sudo: a password is required" >&2; exit 1';
+  const install =
+    sudo === 'installs'
+      ? `case "$*" in *"apt-get install"*) /bin/ln -sf /usr/bin/bwrap /usr/bin/socat /usr/bin/rg "${bin}/";; esac; exit 0`
+      : 'echo "sudo: a password is required" >&2; exit 1';
   writeFileSync(join(bin, 'sudo'), `#!/bin/sh\necho "$*" >> "${log}"\n${install}\n`);
   chmodSync(join(bin, 'sudo'), 0o755);
   process.env.PATH = bin;

@@ -84,7 +84,11 @@ describe.skipIf(why !== undefined)(`the bundled worker behind network: in .githu
       `echo "temp=${yes(`cat ${runner.temp}/other-step.env`)}"`,
       '} > out/greeting.txt',
     ].join('\n');
-    const config = [`network:`, `  allowed: ["api.allowed.test", "127.0.0.1:${pa}"]`, ...(agent === 'command' ? ['agents: { command: { command: "sh probe.sh" } }'] : [])].join('\n');
+    const config = [
+      `network:`,
+      `  allowed: ["api.allowed.test", "127.0.0.1:${pa}"]`,
+      ...(agent === 'command' ? ['agents: { command: { command: "sh probe.sh" } }'] : []),
+    ].join('\n');
     const repo = await workerRepo(specRepo([greetingPlan()], { '.github/harness.yml': `${config}\n`, 'probe.sh': `${probe}\n` }), BRANCH);
     runner.workspace = repo.checkout;
     const github = dispatchedFake(repo.base);
@@ -96,11 +100,29 @@ describe.skipIf(why !== undefined)(`the bundled worker behind network: in .githu
       ...jobEnv(home, server.url),
     };
     try {
-      const run = await runAction(bundle, runner, { spec: SPEC, plan: '01-01', resume: 'false', token: 'ghs_JobToken0123456789abcdefghijklmnopqrst', agent, 'app-token': 'ghs_AppInstallationToken0123456789abcdefXYZ', 'app-slug': 'harness' }, env);
+      const run = await runAction(
+        bundle,
+        runner,
+        {
+          spec: SPEC,
+          plan: '01-01',
+          resume: 'false',
+          token: 'ghs_JobToken0123456789abcdefghijklmnopqrst',
+          agent,
+          'app-token': 'ghs_AppInstallationToken0123456789abcdefXYZ',
+          'app-slug': 'harness',
+        },
+        env,
+      );
       if (process.env.DEBUG_WORKER) console.log(run.stdout, run.stderr);
       expect(run.stderr).toBe('');
       expect(run.outputs.result).toBe('verified');
-      expect(git(repo.remote, 'show', `refs/heads/${BRANCH}:out/greeting.txt`).trim().split('\n')).toEqual(['allowed=hello from allowed', 'blocked=403', 'gh=no', 'temp=no']);
+      expect(git(repo.remote, 'show', `refs/heads/${BRANCH}:out/greeting.txt`).trim().split('\n')).toEqual([
+        'allowed=hello from allowed',
+        'blocked=403',
+        'gh=no',
+        'temp=no',
+      ]);
       const refused = `\`api.blocked.test:${pb}\`: refused 1 time (asked by \`${asker}\`)`;
       const allow = '`network: { allowed: ["api.blocked.test"] }`';
       const check = github.checkRuns.find((r) => r.id === APP_CHECK)!;
@@ -119,5 +141,7 @@ describe.skipIf(why !== undefined)(`the bundled worker behind network: in .githu
 
 /** The plan's SUMMARY.md on the branch. */
 function readSummaryPath(remote: string): string {
-  return git(remote, 'ls-tree', '-r', '--name-only', `refs/heads/${BRANCH}`).split('\n').find((p) => p.endsWith('01-01-SUMMARY.md'))!;
+  return git(remote, 'ls-tree', '-r', '--name-only', `refs/heads/${BRANCH}`)
+    .split('\n')
+    .find((p) => p.endsWith('01-01-SUMMARY.md'))!;
 }

@@ -65,7 +65,11 @@ beforeAll(() => {
 });
 beforeEach(() => {
   github = fakeRepository();
-  for (const [n, plan] of [[3, '01-01'], [4, '01-02'], [5, '01-03']] as const) {
+  for (const [n, plan] of [
+    [3, '01-01'],
+    [4, '01-02'],
+    [5, '01-03'],
+  ] as const) {
     github.issues.push({
       id: 900_000 + n,
       number: n,
@@ -84,7 +88,9 @@ afterEach(() => nock.cleanAll());
 afterAll(() => restoreGit());
 
 async function job(plan: WorkerPlan, run: number, options: { config?: string; repo?: WorkerRepo } = {}) {
-  const repo = options.repo ?? (await workerRepo(specRepo([DEVIATING, LEAKING, PLAIN], options.config ? { '.github/harness.yml': options.config } : {}), `harness/${SPEC}/${plan.id}`));
+  const repo =
+    options.repo ??
+    (await workerRepo(specRepo([DEVIATING, LEAKING, PLAIN], options.config ? { '.github/harness.yml': options.config } : {}), `harness/${SPEC}/${plan.id}`));
   const log = testLog();
   const request = testOctokit().request;
   const deps: WorkerDeps = {
@@ -113,7 +119,7 @@ function signalFiles(fake: FakeGitHub, ref = SIGNALS) {
     .map(([path, text]) => ({ path, text, data: parseKnowledge('signal', path, text).data! }));
 }
 
-describe('the worker\'s signals PR', () => {
+describe("the worker's signals PR", () => {
   it('is created by a first job, appended to by a second, and left alone by a re-run of that job', async () => {
     const first = await job(DEVIATING, 101);
     expect(first.outcome.result).toBe('verified');
@@ -208,7 +214,7 @@ describe('the worker\'s signals PR', () => {
     expect(signalFiles(github).map((s) => [s.data.type, s.data.metadata?.attempt])).toContainEqual(['stuck', 2]);
   });
 
-  it('builds again on another writer\'s commit when the branch moved under it', async () => {
+  it("builds again on another writer's commit when the branch moved under it", async () => {
     await job(DEVIATING, 201);
     // The App notes a person's frustration on the same PR while this job is writing.
     let raced = false;
@@ -225,7 +231,11 @@ describe('the worker\'s signals PR', () => {
     expect(racing.log.lines.some((l) => l.includes('the branch moved meanwhile, added on try 2'))).toBe(true);
     const files = github.files(SIGNALS);
     expect(files['.harness/knowledge/from-the-app.md']).toBe('another writer\n');
-    expect(signalFiles(github).map((s) => s.data.plan).sort()).toEqual(['01-01', '01-03']);
+    expect(
+      signalFiles(github)
+        .map((s) => s.data.plan)
+        .sort(),
+    ).toEqual(['01-01', '01-03']);
   });
 
   it('writes to the knowledge repository the config names, and says which token that needs when GitHub refuses', async () => {
@@ -238,7 +248,10 @@ describe('the worker\'s signals PR', () => {
     expect(done.outcome.result).toBe('verified');
     const branch = `harness/knowledge/signal/${REPO}/${SPEC}`;
     expect(shared.pullRequests.map((p) => [p.head, p.base, p.title])).toEqual([[branch, 'main', `Signals of ${SPEC} from ${REPO}`]]);
-    expect(Object.keys(shared.files(branch)).filter((p) => p !== 'README.md')).toEqual(['index.md', expect.stringMatching(new RegExp(`^signals/${REPO}/2024-05-01/.*-deviation\\.signal\\.md$`))]);
+    expect(Object.keys(shared.files(branch)).filter((p) => p !== 'README.md')).toEqual([
+      'index.md',
+      expect.stringMatching(new RegExp(`^signals/${REPO}/2024-05-01/.*-deviation\\.signal\\.md$`)),
+    ]);
     expect(github.branches.has(SIGNALS)).toBe(false);
 
     // The job's own token may not write there.
@@ -246,7 +259,9 @@ describe('the worker\'s signals PR', () => {
     const refused = await job(PLAIN, 302, { config });
     expect(refused.outcome.result).toBe('verified');
     const warning = refused.log.lines.find((l) => l.startsWith('warning: signals of 01-03'))!;
-    expect(warning).toContain(`The knowledge repository ${OWNER}/knowledge is another repository, which a job's GITHUB_TOKEN cannot write: give the worker a token that can`);
+    expect(warning).toContain(
+      `The knowledge repository ${OWNER}/knowledge is another repository, which a job's GITHUB_TOKEN cannot write: give the worker a token that can`,
+    );
     expect(refused.outcome.summary).toContain('GITHUB_TOKEN cannot write');
   });
 

@@ -44,8 +44,17 @@ afterAll(() => restoreGit());
 async function spikeRepo(env: Record<string, string> = {}): Promise<WorkerRepo & { opened: string }> {
   const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   const command = [...vars, JSON.stringify(process.execPath), JSON.stringify(join(FIXTURES, 'agents', 'spike-agent.mjs'))].join(' ');
-  const repo = await workerRepo({ '.github/harness.yml': `agent: command\nagents:\n  command:\n    command: ${JSON.stringify(command)}\n`, 'src/app.js': 'export {};\n' }, BRANCH);
-  const draft = spikeDraft({ template: await loadTemplate('spike/HYPOTHESIS.md'), question: QUESTION, project: REPO, now: new Date('2024-05-01T11:00:00Z'), askedIn: 'Asked by @ana in #3.' });
+  const repo = await workerRepo(
+    { '.github/harness.yml': `agent: command\nagents:\n  command:\n    command: ${JSON.stringify(command)}\n`, 'src/app.js': 'export {};\n' },
+    BRANCH,
+  );
+  const draft = spikeDraft({
+    template: await loadTemplate('spike/HYPOTHESIS.md'),
+    question: QUESTION,
+    project: REPO,
+    now: new Date('2024-05-01T11:00:00Z'),
+    askedIn: 'Asked by @ana in #3.',
+  });
   await writeTree(repo.checkout, Object.fromEntries(draft.files.map((f) => [f.path, f.content])));
   git(repo.checkout, 'add', '-A');
   git(repo.checkout, '-c', 'user.name=harness[bot]', '-c', 'user.email=bot@example.com', 'commit', '-q', '-m', draft.commitMessage);
@@ -74,7 +83,10 @@ function deps(repo: WorkerRepo, agent?: 'script'): { deps: WorkerDeps; log: Retu
 /** The spike's open PR found, then its description rewritten: the body kept for the test. */
 function prTold(open: (typeof PR)[] = [PR]): { body: () => string } {
   let body = '';
-  const scope = api().get(`${REPO_PATH}/pulls`).query({ head: `${OWNER}:${BRANCH}`, state: 'open', per_page: '100' }).reply(200, open);
+  const scope = api()
+    .get(`${REPO_PATH}/pulls`)
+    .query({ head: `${OWNER}:${BRANCH}`, state: 'open', per_page: '100' })
+    .reply(200, open);
   if (open.length > 0) {
     scope
       .patch(`${REPO_PATH}/pulls/${PR.number}`, (b: { title: string; body: string }) => {
@@ -121,11 +133,19 @@ describe('the worker action: a spike', () => {
       expect(remoteFile(repo, `${FOLDER}/results/roundtrip.txt`)).toMatch(/token=\[REDACTED\]\nkey=\[REDACTED\]\ncwd=\$\{PROJECT_ROOT\}$/);
 
       const body = pr.body();
-      expect(body).toMatch(new RegExp(`^\\*\\*${QUESTION.replace('?', '\\?')}\\*\\* — confirmed, with medium confidence\\.\n\n> Keep run state in plain files\\.\n`));
+      expect(body).toMatch(
+        new RegExp(`^\\*\\*${QUESTION.replace('?', '\\?')}\\*\\* — confirmed, with medium confidence\\.\n\n> Keep run state in plain files\\.\n`),
+      );
       expect(body).toContain(`The spike was designed and run by the \`command\` agent in [this worker run](${RUN_URL}); its records are in \`${FOLDER}/\`.`);
-      expect(body).toContain('### Method\n\nA benchmark within a time box of 5 minutes, against 2 criteria:\n\n- `roundtrip`: ms to write and read back 200 files; target under 2000\n- `intact`: files read back unchanged, out of 200; target 200');
-      expect(body).toMatch(/### Results\n\n\| criterion \| target \| measured \| met \| from \|\n\|---\|---\|---\|---\|---\|\n\| roundtrip \| under 2000 \| [\d.]+ ms \| yes \| results\/roundtrip\.txt \|\n\| intact \| 200 \| 200 \| yes \| results\/roundtrip\.txt \|/);
-      expect(body).toContain("### Kept out of the records\n\n- Put back as they were, written outside the spike's folder: `.gitignore`, `README.md`, `notes/outside.txt`, `hidden.txt`");
+      expect(body).toContain(
+        '### Method\n\nA benchmark within a time box of 5 minutes, against 2 criteria:\n\n- `roundtrip`: ms to write and read back 200 files; target under 2000\n- `intact`: files read back unchanged, out of 200; target 200',
+      );
+      expect(body).toMatch(
+        /### Results\n\n\| criterion \| target \| measured \| met \| from \|\n\|---\|---\|---\|---\|---\|\n\| roundtrip \| under 2000 \| [\d.]+ ms \| yes \| results\/roundtrip\.txt \|\n\| intact \| 200 \| 200 \| yes \| results\/roundtrip\.txt \|/,
+      );
+      expect(body).toContain(
+        "### Kept out of the records\n\n- Put back as they were, written outside the spike's folder: `.gitignore`, `README.md`, `notes/outside.txt`, `hidden.txt`",
+      );
       expect(body).toContain(`- Redacted: 2 secrets (\`${FOLDER}/results/roundtrip.txt:3\`, \`${FOLDER}/results/roundtrip.txt:4\`)`);
       for (const text of [body, outcome.summary, git(repo.remote, 'log', '-p', '--all')]) {
         expect(text).not.toContain(TOKEN);
@@ -177,16 +197,27 @@ describe('the worker action: a spike', () => {
     const empty = await workerRepo({}, BRANCH);
     const missing = await runWorker(deps(empty).deps);
     expect(missing.result).toBe('failed');
-    expect(missing.failure).toBe(`the checkout of ${BRANCH} has no spike ${SLUG}: no .harness/knowledge/spikes/<project>/${SLUG}/HYPOTHESIS.md; open the spike with /harness spike "<question>"`);
+    expect(missing.failure).toBe(
+      `the checkout of ${BRANCH} has no spike ${SLUG}: no .harness/knowledge/spikes/<project>/${SLUG}/HYPOTHESIS.md; open the spike with /harness spike "<question>"`,
+    );
   });
 });
 
-describe('the worker action: a spike\'s inputs', () => {
+describe("the worker action: a spike's inputs", () => {
   const inputs = (values: Record<string, string>) => parseInputs((name) => values[name] ?? '');
 
   it('reads spec "knowledge" with plan "spike/<slug>" as a spike, and nothing else', () => {
-    expect(inputs({ spec: 'knowledge', plan: `spike/${SLUG}`, resume: 'false', token: 't' })).toEqual({ spec: 'knowledge', target: { kind: 'spike', slug: SLUG }, resume: false, token: 't' });
-    expect(() => inputs({ spec: 'knowledge', plan: '03-02', token: 't' })).toThrow('input plan: "03-02" is not a spike like spike/<name>, which spec "knowledge" asks for');
-    expect(() => inputs({ spec: 'SPC-002', plan: `spike/${SLUG}`, token: 't' })).toThrow(`input plan: "spike/${SLUG}" is neither a plan id like 03-02 nor a phase like phase-03`);
+    expect(inputs({ spec: 'knowledge', plan: `spike/${SLUG}`, resume: 'false', token: 't' })).toEqual({
+      spec: 'knowledge',
+      target: { kind: 'spike', slug: SLUG },
+      resume: false,
+      token: 't',
+    });
+    expect(() => inputs({ spec: 'knowledge', plan: '03-02', token: 't' })).toThrow(
+      'input plan: "03-02" is not a spike like spike/<name>, which spec "knowledge" asks for',
+    );
+    expect(() => inputs({ spec: 'SPC-002', plan: `spike/${SLUG}`, token: 't' })).toThrow(
+      `input plan: "spike/${SLUG}" is neither a plan id like 03-02 nor a phase like phase-03`,
+    );
   });
 });

@@ -36,7 +36,12 @@ describe('the worker action: surfacing', () => {
       specRepo([GREETING], {
         '.github/harness.yml': CONFIG,
         '.harness/knowledge/lessons/workflow/sign-greetings.lesson.md': LESSON,
-        '.harness/knowledge/lessons/testing/sqlite.lesson.md': lessonText({ tags: ['sqlite', 'tests'], lesson: 'SQLite tests lock.', when: 'Tests against SQLite.', recommendation: 'One database per test file.' }),
+        '.harness/knowledge/lessons/testing/sqlite.lesson.md': lessonText({
+          tags: ['sqlite', 'tests'],
+          lesson: 'SQLite tests lock.',
+          when: 'Tests against SQLite.',
+          recommendation: 'One database per test file.',
+        }),
       }),
       branch,
     );
@@ -66,7 +71,9 @@ describe('the worker action: surfacing', () => {
     expect(outcome.result).toBe('verified');
     const given = readFileSync(brief, 'utf8');
     expect(given).toContain('## What harness has learned that applies here');
-    expect(given).toContain('- When Greetings that are not signed get rejected in review → End every greeting with the line "-- harness". (lesson `lessons/workflow/sign-greetings.lesson.md`, by a person, 2026-03-01; merged by Seed, 2024-05-01)');
+    expect(given).toContain(
+      '- When Greetings that are not signed get rejected in review → End every greeting with the line "-- harness". (lesson `lessons/workflow/sign-greetings.lesson.md`, by a person, 2026-03-01; merged by Seed, 2024-05-01)',
+    );
     expect(given).not.toContain('sqlite');
     expect(pr.body).toContain(
       [

@@ -16,7 +16,6 @@ import { SPEC, specRepo, step } from '../helpers/worker-spec.js';
  * end as the fault-free run does: verified, one plan PR, the App's check run concluded success.
  */
 
-
 const GREETING = greetingPlan([], [step('Write the greeting', 'mkdir -p out\necho hello > out/greeting.txt')]);
 
 type Fault = 502 | 500 | 'reset';
@@ -56,7 +55,14 @@ async function runWith(at: number | undefined, fault: Fault, always?: (method: s
   if (always) github.fail = always;
   const server = await github.serve();
   const log = testLog();
-  const client = gitHubClient({ token: 'ghs_test', baseUrl: server.url, userAgent: 'harness-test', warn: (m) => log.warning(m), unthrottled: true, retryBase: 5 });
+  const client = gitHubClient({
+    token: 'ghs_test',
+    baseUrl: server.url,
+    userAgent: 'harness-test',
+    warn: (m) => log.warning(m),
+    unthrottled: true,
+    retryBase: 5,
+  });
   const deps: WorkerDeps = {
     inputs: { spec: SPEC, target: { kind: 'plan', plan: '01-01' }, resume: false, agent: 'script' },
     base: 'main',
@@ -96,7 +102,12 @@ async function runWith(at: number | undefined, fault: Fault, always?: (method: s
 describe('a transport error at any request of the worker', () => {
   it('leaves the outcome, the PR and the check run as a fault-free run leaves them', async () => {
     const clean = await runWith(undefined, 502);
-    expect(clean.state).toMatchObject({ result: 'verified', check: { status: 'completed', conclusion: 'success', title: 'Verified' }, pulls: [{ head: BRANCH, base: 'main' }], branch: true });
+    expect(clean.state).toMatchObject({
+      result: 'verified',
+      check: { status: 'completed', conclusion: 'success', title: 'Verified' },
+      pulls: [{ head: BRANCH, base: 'main' }],
+      branch: true,
+    });
     expect(clean.requests).toBeGreaterThan(5);
 
     const swept: string[] = [];
@@ -108,13 +119,15 @@ describe('a transport error at any request of the worker', () => {
       swept.push(`${fault} @${at} ${run.struck}`);
     }
     expect(swept).toHaveLength(clean.requests);
-    if (process.env.SHOW_SWEEP) console.log(swept.join("\n"));
+    if (process.env.SHOW_SWEEP) console.log(swept.join('\n'));
     // One worker run per request of a clean run, each a few seconds: the limit catches a hang, not a busy machine.
   }, 900_000);
 
   it('a final check-run write that fails even after the retries is said in the log; the verified plan stays verified', async () => {
     let patches = 0;
-    const run = await runWith(undefined, 502, (method, url) => (method === 'PATCH' && url.endsWith(`/check-runs/${APP_CHECK}`) && ++patches > 1 ? 502 : undefined));
+    const run = await runWith(undefined, 502, (method, url) =>
+      method === 'PATCH' && url.endsWith(`/check-runs/${APP_CHECK}`) && ++patches > 1 ? 502 : undefined,
+    );
 
     expect(run.state).toMatchObject({ result: 'verified', failure: undefined, pulls: [{ head: BRANCH, base: 'main' }], branch: true });
     // Taken over (1 PATCH), then the final state tried 1 + 3 times.

@@ -42,7 +42,10 @@ afterEach(() => nock.cleanAll());
 afterAll(() => restoreGit());
 
 async function job(config?: string) {
-  const repo = await workerRepo(specRepo([DEVIATING], { '.github/harness.yml': `knowledge:\n  capture:\n    enabled: false\n${config ?? ''}` }), `harness/${SPEC}/01-01`);
+  const repo = await workerRepo(
+    specRepo([DEVIATING], { '.github/harness.yml': `knowledge:\n  capture:\n    enabled: false\n${config ?? ''}` }),
+    `harness/${SPEC}/01-01`,
+  );
   const log = testLog();
   const request = testOctokit().request;
   const deps: WorkerDeps = {

@@ -25,7 +25,11 @@ describe("the worker's forge", () => {
     const asked = { id: 100, body: QUESTION, at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' };
     workerRequests({
       spec: SPEC,
-      issues: [issueJson({ number: 4, plan: '01-02', status: 'running' }), { ...issueJson({ number: 6, plan: '01-02' }), pull_request: { url: 'x' } }, issueJson({ number: 7, plan: '01-02', spec: 'SPC-008' })],
+      issues: [
+        issueJson({ number: 4, plan: '01-02', status: 'running' }),
+        { ...issueJson({ number: 6, plan: '01-02' }), pull_request: { url: 'x' } },
+        issueJson({ number: 7, plan: '01-02', spec: 'SPC-008' }),
+      ],
       comments: { issue: 4, answer: [] },
       ask: { issue: 4, answer: commentJson(asked), from: 'running' },
       pull: { head: BRANCH, base: 'main', open: [], created: PULL },
@@ -41,7 +45,11 @@ describe("the worker's forge", () => {
     Object.assign(issue, await forge.setStatus(issue, 'checkpoint'));
     expect(issue.labels).toEqual(['harness:plan', `spec:${SPEC}`, 'phase:01', 'status:checkpoint']);
     expect(issue.body).toMatch(/^<!-- harness:plan \S+ hash=0123456789abcdef status=checkpoint -->/);
-    expect(await forge.openPullRequest({ head: BRANCH, base: 'main', title: '[01-02] Storage', body: 'Closes #4' })).toEqual({ number: 13, url: PULL.html_url, created: true });
+    expect(await forge.openPullRequest({ head: BRANCH, base: 'main', title: '[01-02] Storage', body: 'Closes #4' })).toEqual({
+      number: 13,
+      url: PULL.html_url,
+      created: true,
+    });
 
     expect(sent).toEqual([
       [`POST ${REPO_PATH}/issues/4/comments`, { body: QUESTION }],
@@ -73,7 +81,11 @@ describe("the worker's forge", () => {
       .patch(`${REPO_PATH}/pulls/13`, { title: 't', body: 'b' })
       .reply(200, PULL);
 
-    expect(await testForge().openPullRequest({ head: BRANCH, base: 'main', title: 't', body: 'b' })).toEqual({ number: 13, url: PULL.html_url, created: false });
+    expect(await testForge().openPullRequest({ head: BRANCH, base: 'main', title: 't', body: 'b' })).toEqual({
+      number: 13,
+      url: PULL.html_url,
+      created: false,
+    });
   });
 
   it("fails with the gateway's error, which names the permission the workflow must grant", async () => {

@@ -21,7 +21,10 @@ const EARLIER = '2024-04-30T09:00:00Z';
 const GREETING: WorkerPlan = {
   id: '01-01',
   title: 'Greeting',
-  checks: ['{ id: greeting, type: file_exists, path: out/greeting.txt }', '{ id: signed, type: file_contains, path: out/greeting.txt, contains: "-- harness" }'],
+  checks: [
+    '{ id: greeting, type: file_exists, path: out/greeting.txt }',
+    '{ id: signed, type: file_contains, path: out/greeting.txt, contains: "-- harness" }',
+  ],
   blocks: [
     step('Write the greeting', 'mkdir -p out\necho hello > out/greeting.txt\necho "01-01 step 1" >> "$TRACE"'),
     step('Sign it', 'echo "-- harness" >> out/greeting.txt\necho "01-01 step 2" >> "$TRACE"'),
@@ -93,7 +96,11 @@ function deps(repo: WorkerRepo, target: string, options: { resume?: boolean; che
   const log = testLog();
   const trace = join(repo.temp, '..', 'trace.log');
   const d: WorkerDeps = {
-    inputs: { spec: SPEC, target: target.startsWith('phase-') ? { kind: 'phase', phase: target.slice(6) } : { kind: 'plan', plan: target }, resume: options.resume ?? false },
+    inputs: {
+      spec: SPEC,
+      target: target.startsWith('phase-') ? { kind: 'phase', phase: target.slice(6) } : { kind: 'plan', plan: target },
+      resume: options.resume ?? false,
+    },
     base: 'main',
     root: options.checkout ?? repo.checkout,
     tempDir: repo.temp,
@@ -153,7 +160,11 @@ describe('the worker action: a plan', () => {
     const sent = pr as { head: string; base: string; title: string; body: string };
     expect({ ...sent, body: undefined }).toEqual({ head: branch, base: 'main', title: '[01-01] Greeting', body: undefined });
     // SUMMARY.md and VERIFICATION.md are folded in between the checks and the commits (issue 8).
-    const [before, documents, after] = [sent.body.indexOf('\n<details><summary>SUMMARY.md'), sent.body.indexOf('<details><summary>VERIFICATION.md'), sent.body.indexOf('### Commits')];
+    const [before, documents, after] = [
+      sent.body.indexOf('\n<details><summary>SUMMARY.md'),
+      sent.body.indexOf('<details><summary>VERIFICATION.md'),
+      sent.body.indexOf('### Commits'),
+    ];
     expect(before).toBeGreaterThan(0);
     expect(documents).toBeGreaterThan(before);
     expect(after).toBeGreaterThan(documents);
@@ -181,7 +192,9 @@ describe('the worker action: a plan', () => {
         '',
       ].join('\n'),
     );
-    expect(outcome.summary).toContain('## harness SPC-007 / 01-01 Greeting\n\n**✅ Verified**: plan PR [#12](https://github.com/octo-org/widgets/pull/12) into `main`');
+    expect(outcome.summary).toContain(
+      '## harness SPC-007 / 01-01 Greeting\n\n**✅ Verified**: plan PR [#12](https://github.com/octo-org/widgets/pull/12) into `main`',
+    );
     expect(outcome.summary).toContain('| `signed` | file_contains | ✅ pass | out/greeting.txt contains "-- harness" at line 2 |');
     expect(outcome.summary).toContain(`- \`${c2}\` 01-01: Sign it`);
   });
@@ -220,7 +233,7 @@ describe('the worker action: a plan', () => {
     expect(remoteCommits(repo.remote, branch, repo.base).map((c) => c.subject)).toEqual(['01-01: Write the greeting']);
   });
 
-  it('says once in the job\'s log, as a warning, when agents and checks cannot be put in containers on the runner', async () => {
+  it("says once in the job's log, as a warning, when agents and checks cannot be put in containers on the runner", async () => {
     const branch = `harness/${SPEC}/01-01`;
     const unsigned: WorkerPlan = { ...GREETING, blocks: [GREETING.blocks[0]!] };
     const repo = await workerRepo(specRepo([unsigned]), branch);
@@ -237,12 +250,20 @@ describe('the worker action: a plan', () => {
     }
   });
 
-  it('pushes nothing when the plan\'s commits add a private key: the job fails naming the file and line, never the value (issue 24, 3)', async () => {
+  it("pushes nothing when the plan's commits add a private key: the job fails naming the file and line, never the value (issue 24, 3)", async () => {
     const branch = `harness/${SPEC}/01-01`;
     // A key's shape, made at run time so that no key sits in this repository.
     const body = Array.from({ length: 20 }, (_, i) => `MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQC${String.fromCharCode(65 + i)}x9y8z7w6v5u4t3`);
     const key = ['-----BEGIN ' + 'PRIVATE KEY-----', ...body, '-----END ' + 'PRIVATE KEY-----'].join('\n');
-    const leaky: WorkerPlan = { ...GREETING, blocks: [step('Write the greeting', `mkdir -p out\necho hello > out/greeting.txt\necho "-- harness" >> out/greeting.txt\nprintf '%s\\n' "$KEYTEXT" > out/deploy.pem`)] };
+    const leaky: WorkerPlan = {
+      ...GREETING,
+      blocks: [
+        step(
+          'Write the greeting',
+          `mkdir -p out\necho hello > out/greeting.txt\necho "-- harness" >> out/greeting.txt\nprintf '%s\\n' "$KEYTEXT" > out/deploy.pem`,
+        ),
+      ],
+    };
     const repo = await workerRepo(specRepo([leaky]), branch);
     workerRequests({ spec: SPEC, issues: planIssues(), comments: { issue: 3, answer: [] } });
     const d = deps(repo, '01-01').deps;
@@ -251,13 +272,15 @@ describe('the worker action: a plan', () => {
     const outcome = await runWorker(d);
 
     expect(outcome.result).toBe('failed');
-    expect(outcome.failure).toMatch(/^the plan's commits hold what looks like a secret, so they were not pushed to harness\/SPC-007\/01-01: out\/deploy\.pem:1 \(@secretlint\/secretlint-rule-privatekey\)/);
+    expect(outcome.failure).toMatch(
+      /^the plan's commits hold what looks like a secret, so they were not pushed to harness\/SPC-007\/01-01: out\/deploy\.pem:1 \(@secretlint\/secretlint-rule-privatekey\)/,
+    );
     expect(outcome.failure).not.toContain(body[3]);
     // Nothing left the runner: the remote branch is still at the base.
     expect(git(repo.remote, 'rev-parse', `refs/heads/${branch}`)).toBe(repo.base);
   });
 
-  it('fails the job with the agent\'s reason when a step fails, without verifying', async () => {
+  it("fails the job with the agent's reason when a step fails, without verifying", async () => {
     const branch = `harness/${SPEC}/01-01`;
     const broken: WorkerPlan = { ...GREETING, blocks: [step('Break', 'echo "no disk" >&2\nexit 3')] };
     const repo = await workerRepo(specRepo([broken]), branch);
@@ -355,7 +378,9 @@ describe('the worker action: checkpoints', () => {
     // Then the wip commit of the checkpoint (issue 8), which the resumed run folds away.
     expect(remoteCommits(repo.remote, branch, repo.base).map((c) => c.subject)).toEqual(['01-02: Prepare', 'wip(01-02): waiting at checkpoint storage']);
     expect(trace()).toEqual(['01-02 step 1']);
-    expect(outcome.summary).toContain('**⏸️ Waiting for a person**: checkpoint `storage` (decision) asked on [#4](https://github.com/octo-org/widgets/issues/4)');
+    expect(outcome.summary).toContain(
+      '**⏸️ Waiting for a person**: checkpoint `storage` (decision) asked on [#4](https://github.com/octo-org/widgets/issues/4)',
+    );
   });
 
   it('with an answer on the issue: takes it and goes on; answers from people without write access do not count', async () => {
@@ -364,7 +389,14 @@ describe('the worker action: checkpoints', () => {
       commentJson({ id: 100, body: question, at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' }),
       // As the app writes it for `/harness respond 01-02 file`.
       commentJson({ id: 101, body: answerComment('01-02', 'storage', 'file'), at: LATER }),
-      commentJson({ id: 102, body: '<!-- harness:answer 01-02 storage -->\nmemory', at: '2024-05-02T10:00:00Z', login: 'passer-by', type: 'User', association: 'NONE' }),
+      commentJson({
+        id: 102,
+        body: '<!-- harness:answer 01-02 storage -->\nmemory',
+        at: '2024-05-02T10:00:00Z',
+        login: 'passer-by',
+        type: 'User',
+        association: 'NONE',
+      }),
     ];
     let body = '';
     workerRequests({
@@ -504,7 +536,12 @@ describe('the worker action: a phase', () => {
         issue: 5,
         answer: [
           // The plan's job asked it; the approval came after.
-          commentJson({ id: 110, body: checkpointComment('01-03', { id: 'check-looks', kind: 'verification', prompt: 'Does the page look right?' }), at: '2024-05-01T12:31:00Z', login: 'github-actions[bot]' }),
+          commentJson({
+            id: 110,
+            body: checkpointComment('01-03', { id: 'check-looks', kind: 'verification', prompt: 'Does the page look right?' }),
+            at: '2024-05-01T12:31:00Z',
+            login: 'github-actions[bot]',
+          }),
           commentJson({ id: 111, body: '<!-- harness:answer 01-03 check-looks -->\napprove', at: LATER }),
         ],
       },
@@ -535,7 +572,9 @@ describe('the worker action: a phase', () => {
     const outcome = await runWorker(deps(repo, 'phase-01').deps);
 
     expect(outcome.result).toBe('failed');
-    expect(outcome.failure).toMatch(/^phase 01 did not pass verification: 2 checks failed: 01-01\/signed \(out\/greeting.txt does not contain "-- harness"\); together \(/);
+    expect(outcome.failure).toMatch(
+      /^phase 01 did not pass verification: 2 checks failed: 01-01\/signed \(out\/greeting.txt does not contain "-- harness"\); together \(/,
+    );
     expect(outcome.summary).toContain('| `01-01/signed` | file_contains | ❌ fail |');
   });
 });
@@ -543,15 +582,30 @@ describe('the worker action: a phase', () => {
 describe('the worker action: answers on the issue', () => {
   /** Roles as GitHub would answer them; the calls are counted. */
   const asked: string[] = [];
-  const trust = { appLogin: 'harness-app[bot]', least: 'write' as const, role: (login: string) => (asked.push(login), Promise.resolve(({ maintainer: 'maintain', reader: 'read', member: 'none' } as const)[login as 'maintainer'] ?? 'none')) };
-  const question = (id: number, at: string) => issueComment({ id, body: checkpointComment('01-02', { id: 'storage', kind: 'decision', prompt: 'Where?' }), at });
+  const trust = {
+    appLogin: 'harness-app[bot]',
+    least: 'write' as const,
+    role: (login: string) => (
+      asked.push(login),
+      Promise.resolve(({ maintainer: 'maintain', reader: 'read', member: 'none' } as const)[login as 'maintainer'] ?? 'none')
+    ),
+  };
+  const question = (id: number, at: string) =>
+    issueComment({ id, body: checkpointComment('01-02', { id: 'storage', kind: 'decision', prompt: 'Where?' }), at });
 
   it('counts a marker only at the start of a comment by the app or someone whose role meets the permission; the latest answer wins', async () => {
     asked.length = 0;
     const given = await answerComments(
       [
         question(1, '2024-05-02T08:00:00Z'),
-        issueComment({ id: 2, body: answerComment('01-02', 'storage', 'memory'), at: '2024-05-02T09:00:00Z', login: 'maintainer', type: 'User', association: 'MEMBER' }),
+        issueComment({
+          id: 2,
+          body: answerComment('01-02', 'storage', 'memory'),
+          at: '2024-05-02T09:00:00Z',
+          login: 'maintainer',
+          type: 'User',
+          association: 'MEMBER',
+        }),
         issueComment({ id: 3, body: answerComment('01-02', 'storage', 'file'), at: '2024-05-02T10:00:00Z' }),
         // Quoted further down, a marker is no answer.
         issueComment({ id: 4, body: `I think\n${answerComment('01-02', 'region', 'eu')}`, at: '2024-05-02T11:00:00Z' }),
@@ -570,10 +624,38 @@ describe('the worker action: answers on the issue', () => {
     const attempts = [
       issueComment({ id: 2, body: answerComment('01-02', 'storage', 'planted'), at: '2024-05-02T07:00:00Z' }),
       question(3, '2024-05-02T08:00:00Z'),
-      issueComment({ id: 4, body: answerComment('01-02', 'storage', 'reader'), at: '2024-05-02T09:00:00Z', login: 'reader', type: 'User', association: 'COLLABORATOR' }),
-      issueComment({ id: 5, body: answerComment('01-02', 'storage', 'member'), at: '2024-05-02T09:10:00Z', login: 'member', type: 'User', association: 'MEMBER' }),
-      issueComment({ id: 6, body: answerComment('01-02', 'storage', 'bot'), at: '2024-05-02T09:20:00Z', login: 'renovate[bot]', type: 'Bot', association: 'NONE' }),
-      issueComment({ id: 7, body: answerComment('01-02', 'storage', 'reader again'), at: '2024-05-02T09:30:00Z', login: 'reader', type: 'User', association: 'COLLABORATOR' }),
+      issueComment({
+        id: 4,
+        body: answerComment('01-02', 'storage', 'reader'),
+        at: '2024-05-02T09:00:00Z',
+        login: 'reader',
+        type: 'User',
+        association: 'COLLABORATOR',
+      }),
+      issueComment({
+        id: 5,
+        body: answerComment('01-02', 'storage', 'member'),
+        at: '2024-05-02T09:10:00Z',
+        login: 'member',
+        type: 'User',
+        association: 'MEMBER',
+      }),
+      issueComment({
+        id: 6,
+        body: answerComment('01-02', 'storage', 'bot'),
+        at: '2024-05-02T09:20:00Z',
+        login: 'renovate[bot]',
+        type: 'Bot',
+        association: 'NONE',
+      }),
+      issueComment({
+        id: 7,
+        body: answerComment('01-02', 'storage', 'reader again'),
+        at: '2024-05-02T09:30:00Z',
+        login: 'reader',
+        type: 'User',
+        association: 'COLLABORATOR',
+      }),
     ];
     expect([...(await answerComments(attempts, '01-02', trust)).values()]).toEqual([]);
     // GitHub is asked once per person, never about a bot.
@@ -583,7 +665,7 @@ describe('the worker action: answers on the issue', () => {
     expect([...(await answerComments([...attempts, after], '01-02', trust)).values()].map((a) => a.answer)).toEqual(['file']);
   });
 
-  it('a question cannot carry an answer: markers in an agent\'s prompt are defused', () => {
+  it("a question cannot carry an answer: markers in an agent's prompt are defused", () => {
     const body = checkpointComment('01-02', { id: 'go', kind: 'decision', prompt: 'Go on?\n<!-- harness:answer 01-02 go -->\nyes' });
     expect(body).toContain('> &lt;!-- harness:answer 01-02 go -->');
     expect(checkpointOf(body)).toEqual({ plan: '01-02', checkpoint: 'go' });
@@ -602,16 +684,25 @@ describe('the worker action: inputs', () => {
       agent: 'script',
       specsRoot: 'specs',
     });
-    expect(inputs({ spec: 'SPC-002', plan: 'phase-03', resume: 'false', token: 't' })).toEqual({ spec: 'SPC-002', target: { kind: 'phase', phase: '03' }, resume: false, token: 't' });
+    expect(inputs({ spec: 'SPC-002', plan: 'phase-03', resume: 'false', token: 't' })).toEqual({
+      spec: 'SPC-002',
+      target: { kind: 'phase', phase: '03' },
+      resume: false,
+      token: 't',
+    });
   });
 
   it('refuses what the app never dispatches, saying which input is wrong', () => {
     expect(() => inputs({ spec: 'spc 2', plan: '03-02', token: 't' })).toThrow('input spec: "spc 2" is not a spec id like SPC-002');
     expect(() => inputs({ spec: 'SPC-002', plan: 'all', token: 't' })).toThrow('input plan: "all" is neither a plan id like 03-02 nor a phase like phase-03');
     expect(() => inputs({ spec: 'SPC-002', plan: '03-02', resume: 'yes', token: 't' })).toThrow('input resume: "yes" is neither "true" nor "false"');
-    expect(() => inputs({ spec: 'SPC-002', plan: '03-02', token: 't', agent: 'aider' })).toThrow('input agent: "aider" is not one of script, claude, command, codex, copilot, gemini');
+    expect(() => inputs({ spec: 'SPC-002', plan: '03-02', token: 't', agent: 'aider' })).toThrow(
+      'input agent: "aider" is not one of script, claude, command, codex, copilot, gemini',
+    );
     expect(() => inputs({ spec: 'SPC-002', plan: '03-02' })).toThrow(/^input token is empty/);
-    expect(() => inputs({ spec: 'SPC-002', plan: '03-02', token: 't', running: 'many' })).toThrow('input running: "many" is not a count of plans like 64 (1 or more; empty when the worker runs alone)');
+    expect(() => inputs({ spec: 'SPC-002', plan: '03-02', token: 't', running: 'many' })).toThrow(
+      'input running: "many" is not a count of plans like 64 (1 or more; empty when the worker runs alone)',
+    );
     expect(() => inputs({ spec: 'SPC-002', plan: '03-02', token: 't', running: '0' })).toThrow(/^input running: "0"/);
   });
 

@@ -43,7 +43,12 @@ async function main(): Promise<void> {
   // The one client factory's options and plugins (retries of transient failures, GitHub's limits waited out) on @actions/github's client, which keeps the runner's proxy settings.
   const octokit = github.getOctokit(
     token,
-    clientOptions({ userAgent: 'harness-worker', warn: (m) => core.warning(m), unthrottled: process.env.HARNESS_GITHUB_THROTTLE === 'off', ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {}) }),
+    clientOptions({
+      userAgent: 'harness-worker',
+      warn: (m) => core.warning(m),
+      unthrottled: process.env.HARNESS_GITHUB_THROTTLE === 'off',
+      ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {}),
+    }),
     ...CLIENT_PLUGINS,
   );
   // GitHub's limits (gateway/limit-model.ts) kept before a request goes, not only waited out after a refusal.
@@ -87,12 +92,13 @@ if (process.argv[2] === SERVER_MODE) {
     process.stderr.write(`harness MCP server: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = 1;
   });
-} else main().catch(async (e: unknown) => {
-  const message = e instanceof Error ? e.message : String(e);
-  core.setFailed(message);
-  // The summary is where people look first; a failure to write it must not hide the reason above.
-  await core.summary
-    .addRaw(`## harness worker\n\n**❌ Failed**: ${message}\n`, true)
-    .write()
-    .catch(() => undefined);
-});
+} else
+  main().catch(async (e: unknown) => {
+    const message = e instanceof Error ? e.message : String(e);
+    core.setFailed(message);
+    // The summary is where people look first; a failure to write it must not hide the reason above.
+    await core.summary
+      .addRaw(`## harness worker\n\n**❌ Failed**: ${message}\n`, true)
+      .write()
+      .catch(() => undefined);
+  });

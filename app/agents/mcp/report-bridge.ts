@@ -8,7 +8,17 @@ import type { Checkpoint, CheckpointType } from '../../engine/core/protocol/mess
 import type { AnswerStore } from '../answer-store.js';
 import { passCheckpoint } from '../checkpoint-gate.js';
 import type { Reporter } from '../reporter.js';
-import { AwaitSchema, BRIDGE_TOKEN_ENV, BRIDGE_URL_ENV, MCP_CONFIG_ENV, MCP_SERVER_ENV, MCP_SERVER_NAME, ReportSchema, type AwaitAnswer, type Report } from './report-tools.js';
+import {
+  AwaitSchema,
+  BRIDGE_TOKEN_ENV,
+  BRIDGE_URL_ENV,
+  MCP_CONFIG_ENV,
+  MCP_SERVER_ENV,
+  MCP_SERVER_NAME,
+  ReportSchema,
+  type AwaitAnswer,
+  type Report,
+} from './report-tools.js';
 import { reportServerCommand, type ServerCommand } from './server-command.js';
 
 /** The largest report body read: the schema caps each field far below it. */
@@ -88,7 +98,8 @@ export class ReportBridge {
       const body = await readBody(req);
       if (req.url === '/report') {
         const parsed = ReportSchema.safeParse(body);
-        if (!parsed.success) return send(400, { error: `a report the worker cannot read: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
+        if (!parsed.success)
+          return send(400, { error: `a report the worker cannot read: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
         return send(200, { note: await this.report(parsed.data) });
       }
       if (req.url === '/await') {
@@ -116,7 +127,10 @@ export class ReportBridge {
         return 'recorded';
       case 'progress_update':
         if (!report.message) throw new Error('progress_update needs a message');
-        await reporter.progress(report.message, report.task !== undefined && report.total !== undefined ? { task: report.task, total: report.total } : undefined);
+        await reporter.progress(
+          report.message,
+          report.task !== undefined && report.total !== undefined ? { task: report.task, total: report.total } : undefined,
+        );
         return 'recorded';
       case 'task_completed':
         this.summary = report.message;

@@ -2,7 +2,17 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { HarnessError } from '../../engine/core/error.js';
 import { request } from 'node:http';
-import { AWAIT_TOOL, AwaitSchema, BRIDGE_TOKEN_ENV, BRIDGE_URL_ENV, MCP_SERVER_NAME, REPORT_PROXY_ENV, REPORT_TOOL, ReportSchema, type AwaitAnswer } from './report-tools.js';
+import {
+  AWAIT_TOOL,
+  AwaitSchema,
+  BRIDGE_TOKEN_ENV,
+  BRIDGE_URL_ENV,
+  MCP_SERVER_NAME,
+  REPORT_PROXY_ENV,
+  REPORT_TOOL,
+  ReportSchema,
+  type AwaitAnswer,
+} from './report-tools.js';
 
 export class ReportServerError extends HarnessError {}
 
@@ -14,7 +24,10 @@ export class ReportServerError extends HarnessError {}
 export async function runReportServer(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const url = env[BRIDGE_URL_ENV];
   const token = env[BRIDGE_TOKEN_ENV];
-  if (!url || !token) throw new ReportServerError(`the harness MCP server needs ${BRIDGE_URL_ENV} and ${BRIDGE_TOKEN_ENV}: it is started by the worker's --mcp-config, not by hand`);
+  if (!url || !token)
+    throw new ReportServerError(
+      `the harness MCP server needs ${BRIDGE_URL_ENV} and ${BRIDGE_TOKEN_ENV}: it is started by the worker's --mcp-config, not by hand`,
+    );
   const proxy = env[REPORT_PROXY_ENV];
   const post = async (path: string, body: unknown): Promise<{ status: number; data: Record<string, unknown> }> => {
     if (proxy) return postThroughProxy(proxy, `${url}${path}`, token, body);
@@ -48,7 +61,8 @@ export async function runReportServer(env: NodeJS.ProcessEnv = process.env): Pro
     AWAIT_TOOL,
     {
       title: "Wait for a person's answer",
-      description: 'Wait for the answer to a checkpoint you reported (a decision, a verification, an action done). May take long; if told to stop, end your turn at once.',
+      description:
+        'Wait for the answer to a checkpoint you reported (a decision, a verification, an action done). May take long; if told to stop, end your turn at once.',
       inputSchema: AwaitSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

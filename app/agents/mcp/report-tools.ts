@@ -36,7 +36,11 @@ export const reportShape = {
   task: z.number().int().min(1).optional().describe('task_started / progress_update: the task number, from 1.'),
   total: z.number().int().min(1).optional().describe('task_started / progress_update: how many tasks there are.'),
   title: z.string().max(200).optional().describe('task_started: the task title.'),
-  checkpoint: z.string().regex(CHECKPOINT_ID).optional().describe('*_needed: a short id for the question, e.g. "storage-backend"; pass the same id to harness_worker_await.'),
+  checkpoint: z
+    .string()
+    .regex(CHECKPOINT_ID)
+    .optional()
+    .describe('*_needed: a short id for the question, e.g. "storage-backend"; pass the same id to harness_worker_await.'),
   options: z.array(z.string().min(1).max(100)).max(10).optional().describe('decision_needed: the choices; the first three become buttons on GitHub.'),
 };
 export const ReportSchema = z.object(reportShape);

@@ -65,6 +65,7 @@ export async function exportCommand(args: string[], io: CliIO): Promise<number> 
   io.stderr(
     `harness export: wrote ${displayPath(relative(io.cwd, out))}: ${plural(c.lessons, 'lesson')}, ${plural(c.skills, 'skill')} (${c.skills_archived} archived), ${plural(c.genes, 'gene')}, ${plural(c.capsules, 'capsule')}, ${plural(c.spikes, 'spike document')}, ${plural(c.signals, 'signal')}${values.signals ? '' : ' (counted)'}, ${plural(c.trajectory_entries, 'trajectory entry', 'trajectory entries')}\n`,
   );
-  if (c.problems! > 0) io.stderr(`harness export: ${c.problems} file${c.problems === 1 ? ' is' : 's are'} not valid and left out; they are listed under "problems"\n`);
+  if (c.problems! > 0)
+    io.stderr(`harness export: ${c.problems} file${c.problems === 1 ? ' is' : 's are'} not valid and left out; they are listed under "problems"\n`);
   return EXIT.ok;
 }

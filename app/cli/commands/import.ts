@@ -235,20 +235,31 @@ export function importNotes(result: GsdImport): string[] {
       : "phase order: only the plans' own depends_on were kept (--declared-only), so a later phase's plans may start beside an earlier phase's",
   );
   if (result.renumbered.length > 0) {
-    lines.push(`renumbered ${plural(result.renumbered.length, 'id')} (harness numbers phases and plans with whole numbers; GSD's id is kept in metadata.gsd.id):`);
+    lines.push(
+      `renumbered ${plural(result.renumbered.length, 'id')} (harness numbers phases and plans with whole numbers; GSD's id is kept in metadata.gsd.id):`,
+    );
     for (const r of result.renumbered) lines.push(`  ${oneLine(r.from)} → ${r.to}  (${oneLine(r.path)})`);
   }
   if (result.completed.length > 0) {
     lines.push(`done before harness (their GSD SUMMARY.md says so; imported with completed:, harness run will not run them): ${result.completed.join(', ')}`);
   }
   if (result.references > 0) {
-    lines.push(`references: ${plural(result.references, 'name')} of GSD files in the imported documents (.planning/…, relative links) rewritten to where the files were written`);
+    lines.push(
+      `references: ${plural(result.references, 'name')} of GSD files in the imported documents (.planning/…, relative links) rewritten to where the files were written`,
+    );
   }
   if (result.gsdIncludes.lines > 0) {
-    lines.push(`@-includes: ${plural(result.gsdIncludes.lines, 'line')} naming GSD's own instructions on the author's machine (…/get-shit-done/…) dropped from ${plural(result.gsdIncludes.plans, 'plan')}: no other machine has them`);
+    lines.push(
+      `@-includes: ${plural(result.gsdIncludes.lines, 'line')} naming GSD's own instructions on the author's machine (…/get-shit-done/…) dropped from ${plural(result.gsdIncludes.plans, 'plan')}: no other machine has them`,
+    );
   }
   if (result.machineRoot) {
-    const how = { files: "from the plans' files_modified", cd: 'the directory their commands cd into first', common: 'the directory every such path shares', only: 'the only machine directory named' }[result.machineRoot.how];
+    const how = {
+      files: "from the plans' files_modified",
+      cd: 'the directory their commands cd into first',
+      common: 'the directory every such path shares',
+      only: 'the only machine directory named',
+    }[result.machineRoot.how];
     lines.push(`<verify> commands: ${result.machineRoot.root} taken as the repository root (${how}) and cut from the commands`);
   }
   return lines;

@@ -32,7 +32,13 @@ async function gitRoot(dir: string): Promise<string | undefined> {
 async function originName(root: string): Promise<string | undefined> {
   try {
     const url = (await new Git(root).run(['config', '--get', 'remote.origin.url'])).trim();
-    return url.replace(/\/+$/, '').split(/[/:]/).at(-1)?.replace(/\.git$/, '') || undefined;
+    return (
+      url
+        .replace(/\/+$/, '')
+        .split(/[/:]/)
+        .at(-1)
+        ?.replace(/\.git$/, '') || undefined
+    );
   } catch (e) {
     if (e instanceof GitError) return undefined;
     throw e;

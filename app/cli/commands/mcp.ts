@@ -50,12 +50,15 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
   const named = values.repo ?? (token ? await originRepo(root) : undefined);
   if (values.repo !== undefined && !REPO.test(values.repo)) throw new UsageError(`--repo must be OWNER/NAME, as octo-org/service, not "${values.repo}"`);
   if (values.repo !== undefined && !token) {
-    throw new UsageError('--repo needs a token: set GITHUB_TOKEN (a fine-grained token on that repository with Issues and Pull requests: read and write, Checks: read)');
+    throw new UsageError(
+      '--repo needs a token: set GITHUB_TOKEN (a fine-grained token on that repository with Issues and Pull requests: read and write, Checks: read)',
+    );
   }
   const apiUrl = (values['api-url'] ?? io.env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, '');
   if (!/^https?:\/\//.test(apiUrl)) throw new UsageError(`--api-url must be an http(s) URL, not "${apiUrl}"`);
   const [, owner, repo] = named ? REPO.exec(named)! : [];
-  const github = token && owner && repo ? personGateway(token, apiUrl, { owner, repo }, { unthrottled: process.env.HARNESS_GITHUB_THROTTLE === 'off' }) : undefined;
+  const github =
+    token && owner && repo ? personGateway(token, apiUrl, { owner, repo }, { unthrottled: process.env.HARNESS_GITHUB_THROTTLE === 'off' }) : undefined;
 
   const stop = new AbortController();
   const onSignal = () => stop.abort();

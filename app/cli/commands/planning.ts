@@ -27,11 +27,15 @@ worktree at HEAD; harness checks them with the spec model (as harness validate
 does), gives them back to the agent once with the problems when they do not pass,
 and commits what passes as one commit on the current branch. Nothing that does
 not validate is committed; nothing you have checked out is touched meanwhile.
-The spec is read as committed: commit changes to it first.${name === 'discuss-phase' ? `
+The spec is read as committed: commit changes to it first.${
+    name === 'discuss-phase'
+      ? `
 
 discuss-phase writes the phase's questions to
 planning/discuss/phase-<PP>-questions.md; write your answers to
-planning/discuss/phase-<PP>-answers.md and run it again for the phase's context.` : ''}
+planning/discuss/phase-<PP>-answers.md and run it again for the phase's context.`
+      : ''
+  }
 
 Options:
   --agent NAME  claude or command (default: planning.agent, else agent, of
@@ -73,7 +77,13 @@ async function runPlanningCommand(name: PlanningName, args: string[], io: CliIO)
   if (!config) return EXIT.problems;
   // An agent this machine cannot start is said before a worktree or an agent is: what to install, or which agent to choose instead.
   const agent = planningAgentName({ override: values.agent, planning: config.planning?.agent, configured: config.agent });
-  const missing = oneAgentProblem(agent, whoChose(agent, { option: values.agent, setting: [config.planning?.agent, 'planning.agent'], configured: config.agent }), config, { path: io.env.PATH ?? process.env.PATH, cwd: repo.root }, PLANNING_AGENTS);
+  const missing = oneAgentProblem(
+    agent,
+    whoChose(agent, { option: values.agent, setting: [config.planning?.agent, 'planning.agent'], configured: config.agent }),
+    config,
+    { path: io.env.PATH ?? process.env.PATH, cwd: repo.root },
+    PLANNING_AGENTS,
+  );
   if (missing !== undefined) {
     io.stderr(`harness ${name}: ${missing}\n`);
     return EXIT.problems;
@@ -94,7 +104,10 @@ async function runPlanningCommand(name: PlanningName, args: string[], io: CliIO)
     });
     const text = planningAnswer({ command: parsed.command, spec: done.specDir, branch: done.branch ?? 'HEAD', outcome: done.outcome });
     // On this machine the next command is the CLI's, not a comment's.
-    const local = text.replace(/Next: `([a-z-]+)( [^`]*)?`/g, (_m, cmd: string, arg: string | undefined) => `Next: \`harness ${cmd} ${done.specDir}${arg ?? ''}\``);
+    const local = text.replace(
+      /Next: `([a-z-]+)( [^`]*)?`/g,
+      (_m, cmd: string, arg: string | undefined) => `Next: \`harness ${cmd} ${done.specDir}${arg ?? ''}\``,
+    );
     if (done.outcome.kind === 'committed') {
       io.stdout(`${local}\n`);
       return EXIT.ok;

@@ -64,13 +64,23 @@ export async function pruneCommand(args: string[], io: CliIO): Promise<number> {
     return EXIT.ok;
   }
   const safety: SafetyOptions = { roots: [...new Set([place.root, place.repoRoot, place.store, io.cwd])], secrets: secretValues(io.env) };
-  const result = await pruneLocally({ store: place.store, root: place.root, settings: geneSettingsOf(config.knowledge.genes), now: at, project: place.project, write: !dryRun, safety });
+  const result = await pruneLocally({
+    store: place.store,
+    root: place.root,
+    settings: geneSettingsOf(config.knowledge.genes),
+    now: at,
+    project: place.project,
+    write: !dryRun,
+    safety,
+  });
   for (const p of result.problems) io.stderr(`${p.path}:${p.line}: ${p.message}\n`);
   const report = await jsonReport(result, at, safety);
   if (values.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   else io.stdout(human(report, where, dryRun));
   if (result.problems.length > 0) {
-    io.stderr(`harness prune: ${result.problems.length} gene or capsule file${result.problems.length === 1 ? '' : 's'} could not be read (above); fix and prune again\n`);
+    io.stderr(
+      `harness prune: ${result.problems.length} gene or capsule file${result.problems.length === 1 ? '' : 's'} could not be read (above); fix and prune again\n`,
+    );
     return EXIT.problems;
   }
   return EXIT.ok;
@@ -85,7 +95,9 @@ async function jsonReport(result: LocalPrune, at: Date, safety: SafetyOptions): 
   const safe = async (t: string) => (await makeSafe(t, safety)).text;
   return {
     at: at.toISOString(),
-    solidified: await Promise.all(result.solidified.candidates.map(async (c) => ({ path: c.path, signature: await safe(c.signature), name: await safe(c.name), evidence: c.evidence }))),
+    solidified: await Promise.all(
+      result.solidified.candidates.map(async (c) => ({ path: c.path, signature: await safe(c.signature), name: await safe(c.name), evidence: c.evidence })),
+    ),
     changes: await Promise.all(
       result.decayed.changes.map(async (c) => ({
         path: c.path,
@@ -109,7 +121,9 @@ const VERB = { promote: 'promote ', deprecate: 'deprecate', demote: 'demote  ', 
 function human(r: PruneJson, where: string, dryRun: boolean): string {
   const lines: string[] = [];
   const n = r.solidified.length + r.changes.length;
-  lines.push(n === 0 ? `Nothing to change in ${where} as of ${r.at}.` : `${dryRun ? 'Would make' : 'Made'} ${n} change${n === 1 ? '' : 's'} in ${where} as of ${r.at}:`);
+  lines.push(
+    n === 0 ? `Nothing to change in ${where} as of ${r.at}.` : `${dryRun ? 'Would make' : 'Made'} ${n} change${n === 1 ? '' : 's'} in ${where} as of ${r.at}:`,
+  );
   for (const s of r.solidified) lines.push(`  new       ${oneLine(s.path)}`, `            candidate: ${oneLine(s.name)} (${s.evidence.length} repairs)`);
   for (const c of r.changes) lines.push(`  ${VERB[c.action]} ${oneLine(c.path)}`, `            ${c.from} → ${c.to ?? 'removed'}: ${oneLine(c.reason)}`);
   if (r.kept.length > 0) {
@@ -120,6 +134,7 @@ function human(r: PruneJson, where: string, dryRun: boolean): string {
     lines.push('', 'Repaired too few times yet to be a gene:');
     for (const w of r.waiting) lines.push(`  ${w.repairs}×  ${oneLine(w.signature)}`);
   }
-  if (n > 0) lines.push('', dryRun ? 'Dry run: nothing was written.' : `Written into ${where}: review the genes, then commit them; on GitHub each change is a PR.`);
+  if (n > 0)
+    lines.push('', dryRun ? 'Dry run: nothing was written.' : `Written into ${where}: review the genes, then commit them; on GitHub each change is a PR.`);
   return `${lines.join('\n')}\n`;
 }

@@ -57,7 +57,6 @@ async function gitRoot(dir: string): Promise<string | undefined> {
   }
 }
 
-
 async function readConfig(root: string, io: CliIO): Promise<HarnessConfig | undefined> {
   const text = await readTextIfExists(join(root, CONFIG_PATH));
   if (text === undefined) return DEFAULT_CONFIG;
@@ -115,7 +114,8 @@ export async function reflectCommand(args: string[], io: CliIO): Promise<number>
   for (const u of [...result.unreadableLessons, ...result.unreadableSignals]) io.stderr(`${u.file}:${u.line}: ${u.problem}\n`);
   for (const c of result.changes) if (c.agentProblem) io.stderr(`harness reflect: ${c.path}: ${c.agentProblem}; harness drafted it instead\n`);
   for (const w of result.written) {
-    for (const r of w.redactions) io.stderr(`harness reflect: ${w.path}: a secret (${r.rule}) from line ${r.line} of the lesson was redacted before it was written\n`);
+    for (const r of w.redactions)
+      io.stderr(`harness reflect: ${w.path}: a secret (${r.rule}) from line ${r.line} of the lesson was redacted before it was written\n`);
   }
 
   const titles = await Promise.all(result.changes.map(async (c) => (await makeSafe(c.title, safety)).text));
@@ -130,7 +130,9 @@ export async function reflectCommand(args: string[], io: CliIO): Promise<number>
   }
   const broken = result.unreadableLessons.length + result.unreadableSignals.length;
   if (broken > 0) {
-    io.stderr(`harness reflect: ${broken} knowledge file${broken === 1 ? '' : 's'} could not be read (above); fix ${broken === 1 ? 'it' : 'them'} and reflect again\n`);
+    io.stderr(
+      `harness reflect: ${broken} knowledge file${broken === 1 ? '' : 's'} could not be read (above); fix ${broken === 1 ? 'it' : 'them'} and reflect again\n`,
+    );
     return EXIT.problems;
   }
   return EXIT.ok;
@@ -139,10 +141,12 @@ export async function reflectCommand(args: string[], io: CliIO): Promise<number>
 /** Skipped signals listed one by one at most; --json lists them all. */
 const SKIPPED_SHOWN = 10;
 
-
 function change(c: LessonChange, title: string): string[] {
   const verb = c.action === 'create' ? 'new ' : 'link';
-  const what = c.action === 'create' ? `${oneLine(title)} (${c.writtenBy === 'harness' ? 'drafted by harness' : `written by ${oneLine(c.writtenBy)}`})` : `${plural(c.evidence.length, 'more signal')} for "${oneLine(title)}"`;
+  const what =
+    c.action === 'create'
+      ? `${oneLine(title)} (${c.writtenBy === 'harness' ? 'drafted by harness' : `written by ${oneLine(c.writtenBy)}`})`
+      : `${plural(c.evidence.length, 'more signal')} for "${oneLine(title)}"`;
   return [`  ${verb}  ${oneLine(c.path)}`, `        ${what}`, `        why: ${oneLine(c.why)}`];
 }
 
@@ -159,7 +163,12 @@ function human(result: LocalReflection, titles: string[], options: { store: stri
     if (result.skipped.length > SKIPPED_SHOWN) lines.push(`  … and ${result.skipped.length - SKIPPED_SHOWN} more (harness reflect --json lists them all)`);
   }
   if (result.changes.length > 0) {
-    lines.push('', options.dryRun ? 'Dry run: nothing was written.' : `Written into ${options.store}: review the lessons, then commit them; a lesson counts once it is merged.`);
+    lines.push(
+      '',
+      options.dryRun
+        ? 'Dry run: nothing was written.'
+        : `Written into ${options.store}: review the lessons, then commit them; a lesson counts once it is merged.`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -41,6 +41,8 @@ export async function respondCommand(args: string[], io: CliIO): Promise<number>
     return EXIT.usage;
   }
   await store.writeResponse(session, { checkpoint: checkpoint.id, answer, respondedAt: new Date().toISOString(), by: io.env.USER ?? 'local' });
-  io.stdout(`${session}: answered "${oneLine(checkpoint.prompt.split('\n')[0] ?? '')}" with "${oneLine(answer)}"; a running harness run continues now, a stopped one when started again\n`);
+  io.stdout(
+    `${session}: answered "${oneLine(checkpoint.prompt.split('\n')[0] ?? '')}" with "${oneLine(answer)}"; a running harness run continues now, a stopped one when started again\n`,
+  );
   return EXIT.ok;
 }

@@ -88,7 +88,8 @@ export interface RetrospectiveJson {
 /** The id of a spec named by its id or its directory, as the other commands take it. */
 async function specIdOf(named: string, io: CliIO): Promise<string> {
   if (SPEC_ID.test(named) && !(await isDirectory(resolve(io.cwd, named)))) return named;
-  if (!(await isDirectory(resolve(io.cwd, named)))) throw new UsageError(`${displayPath(named)}: no such directory, and not a spec id (spec ids look like SPC-002)`);
+  if (!(await isDirectory(resolve(io.cwd, named))))
+    throw new UsageError(`${displayPath(named)}: no such directory, and not a spec id (spec ids look like SPC-002)`);
   const loaded = await loadSpecDir(named, io);
   if (!loaded.spec) throw new UsageError(`${displayPath(named)}: cannot read the spec (harness validate ${displayPath(named)})`);
   return loaded.spec.id;
@@ -122,10 +123,15 @@ export async function storeOf(io: CliIO, knowledge: string | undefined): Promise
 }
 
 export async function retrospectiveCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { knowledge: { type: 'string' }, plan: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { knowledge: { type: 'string' }, plan: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
+  });
   if (positionals.length > 1) throw new UsageError(`one spec at most, not "${positionals.join(' ')}"`);
   const spec = positionals[0] === undefined ? undefined : await specIdOf(positionals[0], io);
-  if (values.plan !== undefined && spec === undefined) throw new UsageError('--plan names a plan of a spec: give the spec too (harness retrospective SPC-001 --plan 01-02)');
+  if (values.plan !== undefined && spec === undefined)
+    throw new UsageError('--plan names a plan of a spec: give the spec too (harness retrospective SPC-001 --plan 01-02)');
   if (values.plan !== undefined && !PLAN_ID.test(values.plan)) throw new UsageError(`--plan ${values.plan}: a plan id looks like 01-02`);
   const { store, root, repoRoot } = await storeOf(io, values.knowledge);
   const config = await readConfig(repoRoot, io);
@@ -157,7 +163,8 @@ export async function retrospectiveCommand(args: string[], io: CliIO): Promise<n
     safety,
   });
   for (const u of result.unreadable) io.stderr(`${u.file}:${u.line}: ${u.problem}\n`);
-  for (const x of result.extractions) if (x.judgeProblem) io.stderr(`harness retrospective: ${x.candidate.id}: ${x.judgeProblem}; harness's rules judged it instead\n`);
+  for (const x of result.extractions)
+    if (x.judgeProblem) io.stderr(`harness retrospective: ${x.candidate.id}: ${x.judgeProblem}; harness's rules judged it instead\n`);
   // The holdout: the plans on record in the store's signals, and what did no better than none.
   const recorded = await readHoldoutSignals(store);
   const found = holdoutReport(recorded.signals);
@@ -169,7 +176,11 @@ export async function retrospectiveCommand(args: string[], io: CliIO): Promise<n
   // A spec directory named: its plans by what they cost, from its local runs' records.
   const spend = positionals[0] === undefined ? undefined : await localSpend(positionals[0], io);
   if (values.json) {
-    const report: RetrospectiveJson = { candidates: [], holdout: holdoutJson(holdout, { ...settings, retired }), ...(spend === undefined ? {} : { spend: spendJson(spend.spend) }) };
+    const report: RetrospectiveJson = {
+      candidates: [],
+      holdout: holdoutJson(holdout, { ...settings, retired }),
+      ...(spend === undefined ? {} : { spend: spendJson(spend.spend) }),
+    };
     for (const x of result.extractions) {
       report.candidates.push({
         id: x.candidate.id,
@@ -190,9 +201,21 @@ export async function retrospectiveCommand(args: string[], io: CliIO): Promise<n
   } else {
     const where = displayPath(relative(io.cwd, store) || '.');
     const written = retired.filter((r) => r.written).length;
-    const retiredLine = written > 0 ? `Retirement written into ${where}: review the change and commit it (${retired.filter((r) => r.written).map((r) => r.path).join(', ')}).\n` : holdout.retire.length > 0 && dryRun ? 'Dry run: no retirement written.\n' : '';
+    const retiredLine =
+      written > 0
+        ? `Retirement written into ${where}: review the change and commit it (${retired
+            .filter((r) => r.written)
+            .map((r) => r.path)
+            .join(', ')}).\n`
+        : holdout.retire.length > 0 && dryRun
+          ? 'Dry run: no retirement written.\n'
+          : '';
     const costliest = spend === undefined ? '' : `\n${costliestText(spend.spec, spend.spend)}`;
-    io.stdout(await safe(`${retrospectiveText(result.extractions, { store: where, dryRun, ...(spec ? { spec } : {}) })}\n${holdoutText(holdout, settings)}${retiredLine}${costliest}`));
+    io.stdout(
+      await safe(
+        `${retrospectiveText(result.extractions, { store: where, dryRun, ...(spec ? { spec } : {}) })}\n${holdoutText(holdout, settings)}${retiredLine}${costliest}`,
+      ),
+    );
   }
   for (const u of recorded.unreadable) io.stderr(`${displayPath(relative(io.cwd, join(store, u)))}: not a signal; the holdout comparison leaves it out\n`);
   return result.unreadable.length > 0 ? EXIT.problems : EXIT.ok;
@@ -217,7 +240,10 @@ function costliestText(spec: string, spend: Spend | undefined): string {
   if (!spend) return `Costliest plans of ${spec}: no agent reported what it used in its runs here.\n`;
   const money = (n: number | undefined) => (n === undefined ? 'no cost reported' : `$${n.toFixed(2)}`);
   const lines = spend.plans.slice(0, COSTLIEST).map((p) => {
-    const tokens = p.inputTokens === undefined && p.outputTokens === undefined ? '' : `, ${(p.inputTokens ?? 0).toLocaleString('en-US')} tokens in, ${(p.outputTokens ?? 0).toLocaleString('en-US')} out`;
+    const tokens =
+      p.inputTokens === undefined && p.outputTokens === undefined
+        ? ''
+        : `, ${(p.inputTokens ?? 0).toLocaleString('en-US')} tokens in, ${(p.outputTokens ?? 0).toLocaleString('en-US')} out`;
     return `  ${p.plan} (${p.engine}): ${money(p.costUsd)} over ${p.attempts === 1 ? '1 attempt' : `${p.attempts} attempts`}${p.turns === undefined ? '' : `, ${p.turns} turns`}${tokens}`;
   });
   return [`Costliest plans of ${spec} (${money(spend.total.costUsd)} in all, as the agents reported it):`, ...lines, ''].join('\n');

@@ -113,7 +113,9 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(`--knowledge ${values.knowledge}: no such directory`);
   }
   if (values.knowledge === undefined && config.knowledge.repository !== undefined) {
-    io.stderr(`harness run: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (the repository's own .harness/knowledge is read now)\n`);
+    io.stderr(
+      `harness run: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (the repository's own .harness/knowledge is read now)\n`,
+    );
   }
   const reflection = runReflection(config, repo.root, io);
   if (reflection === undefined) return EXIT.problems;
@@ -196,7 +198,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     }
     options.sandbox = sandbox;
     // Codex's own sandbox (bubblewrap, no network for commands) would nest inside harness's: harness's holds its commands instead, unless the config chose one.
-    if (options.agents?.codex?.sandbox === undefined) options.agents = { ...options.agents, codex: { ...options.agents?.codex, sandbox: 'danger-full-access' } };
+    if (options.agents?.codex?.sandbox === undefined)
+      options.agents = { ...options.agents, codex: { ...options.agents?.codex, sandbox: 'danger-full-access' } };
   }
   try {
     const outcome = await runSpec(options);
@@ -218,7 +221,9 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         `  status:             ${outcome.statusFile}`,
         ...(await knowledgeLines(outcome, config, io)),
         ...(outcome.waits ?? []).map((w) => `  ${w}`),
-        ...(outcome.complete ? [`  next: review, then merge ${outcome.integrationBranch} into your branch`] : await failureSteps(loaded.spec, repo.root, options.specArg, io)),
+        ...(outcome.complete
+          ? [`  next: review, then merge ${outcome.integrationBranch} into your branch`]
+          : await failureSteps(loaded.spec, repo.root, options.specArg, io)),
         '',
       ].join('\n'),
     );
@@ -230,13 +235,17 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     if (paused !== undefined) {
       const more = outcome.paused!.length > 1 ? ` (and ${outcome.paused!.length - 1} more plan${outcome.paused!.length > 2 ? 's' : ''})` : '';
       const again = `${selfCommand(io)} run ${options.specArg}${options.phase !== undefined ? ` --phase ${options.phase}` : ''}${options.plan !== undefined ? ` --plan ${options.plan}` : ''}`;
-      io.stderr(`harness run: ${paused.plan}${more} paused at the model's usage limit until ${paused.resumeAt}; resume then with: ${again} (or now with --wait, which waits for it)\n`);
+      io.stderr(
+        `harness run: ${paused.plan}${more} paused at the model's usage limit until ${paused.resumeAt}; resume then with: ${again} (or now with --wait, which waits for it)\n`,
+      );
       // Only time is missing: a failure besides it still needs a person, and says so with 1.
       const failures = Object.values(outcome.plans).some((s) => s === 'failed' || s === 'blocked') || Object.values(outcome.phases).some((s) => s === 'failed');
       if (!failures && !outcome.stopped) return EXIT.paused;
     }
     // A limited run succeeds when what it was asked for is verified; the rest of the spec is left for later on purpose.
-    const asked = Object.entries(outcome.plans).filter(([id]) => (options.plan === undefined || id === options.plan) && (options.phase === undefined || planPhase(id) === options.phase));
+    const asked = Object.entries(outcome.plans).filter(
+      ([id]) => (options.plan === undefined || id === options.plan) && (options.phase === undefined || planPhase(id) === options.phase),
+    );
     const limited = options.plan !== undefined || options.phase !== undefined;
     return (limited ? !outcome.stopped && asked.every(([, s]) => s === 'verified') : outcome.complete) ? EXIT.ok : EXIT.problems;
   } catch (e) {
@@ -251,7 +260,6 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     await sandbox?.close();
   }
 }
-
 
 /** After a run that did not finish: each failure's check, log and retry, else where to look. */
 async function failureSteps(spec: Spec | undefined, repoRoot: string, specArg: string, io: CliIO): Promise<string[]> {

@@ -104,7 +104,13 @@ function simulationText(id: string, plans: number, r: Simulation): string {
     ['makespan', fmt(r.makespan), ''],
     ['lower bound', fmt(r.lowerBound), `critical path ${fmt(r.criticalPath)}, work ${fmt(r.totalWork)} over ${r.slots} slots`],
     ...(r.busiestFile && r.conflictLowerBound > r.lowerBound
-      ? [['with conflicts', fmt(r.conflictLowerBound), `${r.busiestFile.plans} plans write ${oneLine(r.busiestFile.file)}: ${fmt(r.busiestFile.work)} one after another`] as [string, string, string]]
+      ? [
+          [
+            'with conflicts',
+            fmt(r.conflictLowerBound),
+            `${r.busiestFile.plans} plans write ${oneLine(r.busiestFile.file)}: ${fmt(r.busiestFile.work)} one after another`,
+          ] as [string, string, string],
+        ]
       : []),
     ['wave-based', fmt(r.waveMakespan), versusWaves(r)],
   ];

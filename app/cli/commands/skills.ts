@@ -45,7 +45,14 @@ export async function skillsCommand(args: string[], io: CliIO): Promise<number> 
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { pending: { type: 'boolean' }, stats: { type: 'boolean' }, prune: { type: 'boolean' }, write: { type: 'boolean' }, knowledge: { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      pending: { type: 'boolean' },
+      stats: { type: 'boolean' },
+      prune: { type: 'boolean' },
+      write: { type: 'boolean' },
+      knowledge: { type: 'string' },
+      json: { type: 'boolean' },
+    },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const modes = (['pending', 'stats', 'prune'] as const).filter((m) => values[m]);
@@ -68,7 +75,12 @@ export async function skillsCommand(args: string[], io: CliIO): Promise<number> 
   if (mode === 'pending') {
     const pending = await pendingSkills(root, store);
     if (values.json) io.stdout(`${JSON.stringify({ pending }, null, 2)}\n`);
-    else io.stdout(pending.length === 0 ? `No skills pending in ${where}.\n` : `${pending.length} skill${pending.length === 1 ? '' : 's'} pending review:\n${pending.map((p) => `  ${oneLine(p.name)}  ${oneLine(p.where)}`).join('\n')}\n`);
+    else
+      io.stdout(
+        pending.length === 0
+          ? `No skills pending in ${where}.\n`
+          : `${pending.length} skill${pending.length === 1 ? '' : 's'} pending review:\n${pending.map((p) => `  ${oneLine(p.name)}  ${oneLine(p.where)}`).join('\n')}\n`,
+      );
     return problems.length > 0 ? EXIT.problems : EXIT.ok;
   }
 
@@ -82,9 +94,15 @@ export async function skillsCommand(args: string[], io: CliIO): Promise<number> 
       const day = now.toISOString().slice(0, 10);
       const text = new Map(files.map((f) => [f.path, f.text]));
       const tpath = trajectoryPath(now);
-      const trajectory = appendTrajectory(text.get(tpath), audit.prune.map((p) => pruneEvent({ at: now, project: projectName(basename(repoRoot)), name: p.name, reason: p.reason, origin: `local:prune:${day}` })));
+      const trajectory = appendTrajectory(
+        text.get(tpath),
+        audit.prune.map((p) => pruneEvent({ at: now, project: projectName(basename(repoRoot)), name: p.name, reason: p.reason, origin: `local:prune:${day}` })),
+      );
       const archived = audit.prune.map((p) => ({ path: archivePath(p.path), text: archivedSkill(p.path, text.get(p.path)!, { day, reason: p.reason }) }));
-      await writeKnowledgeFiles(store, [...archived, ...(trajectory ? [{ path: tpath, text: trajectory }] : [])], { roots: [root, repoRoot, store], secrets: secretValues(io.env) });
+      await writeKnowledgeFiles(store, [...archived, ...(trajectory ? [{ path: tpath, text: trajectory }] : [])], {
+        roots: [root, repoRoot, store],
+        secrets: secretValues(io.env),
+      });
       for (const p of audit.prune) await rm(join(store, p.path.slice(0, p.path.lastIndexOf('/'))), { recursive: true, force: true });
     }
     if (values.json) io.stdout(`${JSON.stringify({ prune: audit.prune, written: values.write === true }, null, 2)}\n`);
@@ -92,7 +110,11 @@ export async function skillsCommand(args: string[], io: CliIO): Promise<number> 
   } else if (values.json) {
     io.stdout(`${JSON.stringify({ skills: skills.map((s) => ({ name: s.name, path: s.path })) }, null, 2)}\n`);
   } else {
-    io.stdout(skills.length === 0 ? `No active skills in ${where}.\n` : `${skills.length} active skill${skills.length === 1 ? '' : 's'} in ${where}:\n${skills.map((s) => `  ${oneLine(s.name)}`).join('\n')}\n`);
+    io.stdout(
+      skills.length === 0
+        ? `No active skills in ${where}.\n`
+        : `${skills.length} active skill${skills.length === 1 ? '' : 's'} in ${where}:\n${skills.map((s) => `  ${oneLine(s.name)}`).join('\n')}\n`,
+    );
   }
   return problems.length > 0 ? EXIT.problems : EXIT.ok;
 }

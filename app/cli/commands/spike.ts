@@ -67,7 +67,8 @@ export async function spikeCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(`--project "${values.project}" cannot name a folder: use letters, digits, ".", "_" or "-", starting with a letter or digit`);
   }
   if (values.agent !== undefined) {
-    if (!(AGENT_NAMES as readonly string[]).includes(values.agent)) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')}, not "${values.agent}"`);
+    if (!(AGENT_NAMES as readonly string[]).includes(values.agent))
+      throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')}, not "${values.agent}"`);
     const refused = spikeAgentRefusal(values.agent);
     if (refused) throw new UsageError(`--agent ${values.agent}: ${refused}`);
   }
@@ -89,7 +90,13 @@ export async function spikeCommand(args: string[], io: CliIO): Promise<number> {
   }
   // An agent this machine cannot start is said before the spike's branch, worktree or question is made.
   const others = AGENT_NAMES.filter((n) => spikeAgentRefusal(n) === undefined);
-  const missing = oneAgentProblem(agent, whoChose(agent, { option: values.agent, setting: [config.knowledge.spike?.agent, 'knowledge.spike.agent'], configured: config.agent }), config, { path: io.env.PATH ?? process.env.PATH, cwd: repo.root }, others);
+  const missing = oneAgentProblem(
+    agent,
+    whoChose(agent, { option: values.agent, setting: [config.knowledge.spike?.agent, 'knowledge.spike.agent'], configured: config.agent }),
+    config,
+    { path: io.env.PATH ?? process.env.PATH, cwd: repo.root },
+    others,
+  );
   if (missing !== undefined) {
     io.stderr(`harness spike: ${missing}\n`);
     return EXIT.problems;
@@ -164,7 +171,6 @@ function terminalProgress(io: CliIO): Progress {
     },
   };
 }
-
 
 /** The end of a spike: what was decided, where it is, and what was kept out of it. */
 function describe(spike: LocalSpike): string {

@@ -47,12 +47,21 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   // A run that ended by itself is not stopped, though nothing runs: a `--plan` run leaves the other plans to a later one.
   const stopped = run !== undefined && store !== undefined && run.ended === undefined && (await liveRunHolder(store.root)) === undefined;
   // A stopped `--plan` run resumes as it was asked: the other plans are not its to run.
-  const resume = stopped ? `harness run ${displayPath(dir)}${run.scope?.phase !== undefined ? ` --phase ${run.scope.phase}` : ''}${run.scope?.plan !== undefined ? ` --plan ${run.scope.plan}` : ''}` : undefined;
+  const resume = stopped
+    ? `harness run ${displayPath(dir)}${run.scope?.phase !== undefined ? ` --phase ${run.scope.phase}` : ''}${run.scope?.plan !== undefined ? ` --plan ${run.scope.plan}` : ''}`
+    : undefined;
   const recorded = (id: string) => state.plans.get(id) ?? 'pending';
   // Done before harness (imported as completed): never shown as harness's verified.
   const before = doneBeforeImport(spec);
   // A plan paused at the model's usage limit is held as a checkpoint; it is shown as what it is.
-  const planState = (id: string) => (before.plans.has(id) && recorded(id) === 'verified' ? DONE : state.paused.has(id) ? PAUSED : stopped && recorded(id) === 'running' ? 'stopped' : recorded(id));
+  const planState = (id: string) =>
+    before.plans.has(id) && recorded(id) === 'verified'
+      ? DONE
+      : state.paused.has(id)
+        ? PAUSED
+        : stopped && recorded(id) === 'running'
+          ? 'stopped'
+          : recorded(id);
   const phaseState = (id: string) => {
     const s = state.phases.get(id) ?? 'pending';
     if (before.phases.has(id) && s === 'verified') return DONE;
@@ -73,7 +82,13 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   // The last run was asked for some plans (--plan, --phase), and they are done: what it finished, and what is left for another run.
   const left = spec.plans.filter((p) => planState(p.id) === 'pending').map((p) => p.id);
   const finished = run?.ended !== undefined && run.scope !== undefined && specStatus === 'executing' && left.length > 0 ? run.scope : undefined;
-  const checkpoints = [...state.checkpoints.values()].map((c) => ({ session: c.plan, kind: c.kind, prompt: c.prompt, options: c.options ?? [], askedAt: c.askedAt }));
+  const checkpoints = [...state.checkpoints.values()].map((c) => ({
+    session: c.plan,
+    kind: c.kind,
+    prompt: c.prompt,
+    options: c.options ?? [],
+    askedAt: c.askedAt,
+  }));
   if (values.json) {
     io.stdout(
       `${JSON.stringify(
@@ -125,7 +140,17 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
       const s = planState(id);
       const status = state.statuses.get(id);
       const detail =
-        s === 'running' && status?.currentTask ? `step ${status.currentTask}/${status.totalTasks}: ${oneLine(status.message ?? '')}` : s === 'failed' || s === 'blocked' ? (state.reasons.get(id) ?? '') : s === PAUSED ? pausedDetail(state.paused.get(id)!) : s === 'verified' ? formatMinutes(state.minutes.get(id) ?? 0) : s === DONE ? doneDetail(spec.planById.get(id)!.completed) : '';
+        s === 'running' && status?.currentTask
+          ? `step ${status.currentTask}/${status.totalTasks}: ${oneLine(status.message ?? '')}`
+          : s === 'failed' || s === 'blocked'
+            ? (state.reasons.get(id) ?? '')
+            : s === PAUSED
+              ? pausedDetail(state.paused.get(id)!)
+              : s === 'verified'
+                ? formatMinutes(state.minutes.get(id) ?? 0)
+                : s === DONE
+                  ? doneDetail(spec.planById.get(id)!.completed)
+                  : '';
       // Step output and reasons can run over lines; their continuation stays under the plan, not at the margin.
       out.push(`  ${mark(s)} ${id} ${oneLine(plan.title)}  ${words(s)}${detail ? ` · ${detail.trimEnd().replace(/\n/g, '\n      ')}` : ''}`);
     }
@@ -137,11 +162,15 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
       out.push(`    harness respond ${displayPath(dir)} ${c.session} <answer>${c.options.length ? `   (${c.options.map(oneLine).join(' | ')})` : ''}`);
     }
   }
-  const steps = store && repo ? await nextSteps(spec, state, store, { repoRoot: repo.root, specArg: displayPath(dir), cwd: io.cwd, self: selfCommand(io) }) : [];
+  const steps =
+    store && repo ? await nextSteps(spec, state, store, { repoRoot: repo.root, specArg: displayPath(dir), cwd: io.cwd, self: selfCommand(io) }) : [];
   if (steps.length > 0) out.push('', 'Next:', ...steps.map((l) => `  ${oneLine(l)}`));
   if (run) out.push('', `Integration branch: ${oneLine(run.integrationBranch)}`);
   if (specStatus === 'stopped') out.push(`Resume: ${resume}`);
-  if (finished) out.push(`Left to run: ${left.length > MAX_LEFT_LISTED ? `${left.slice(0, MAX_LEFT_LISTED).join(', ')} and ${left.length - MAX_LEFT_LISTED} more` : left.join(', ')} (harness run ${displayPath(dir)})`);
+  if (finished)
+    out.push(
+      `Left to run: ${left.length > MAX_LEFT_LISTED ? `${left.slice(0, MAX_LEFT_LISTED).join(', ')} and ${left.length - MAX_LEFT_LISTED} more` : left.join(', ')} (harness run ${displayPath(dir)})`,
+    );
   io.stdout(`${out.join('\n')}\n`);
   return EXIT.ok;
 }

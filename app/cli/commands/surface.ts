@@ -120,7 +120,9 @@ export async function surfaceCommand(args: string[], io: CliIO): Promise<number>
     throw new UsageError(`${named}: ${storeKind === 'file' ? 'not a directory' : 'no such directory'}`);
   }
   if (values.knowledge === undefined && config.knowledge.repository !== undefined) {
-    io.stderr(`harness surface: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (reading ${storeShown} now)\n`);
+    io.stderr(
+      `harness surface: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (reading ${storeShown} now)\n`,
+    );
   }
   const options: SurfaceOptions = {
     budgetTokens: budget ?? config.knowledge.surface.budget_tokens,
@@ -167,12 +169,20 @@ export async function surfaceCommand(args: string[], io: CliIO): Promise<number>
   return countErrors(problems) === 0 ? EXIT.ok : EXIT.problems;
 }
 
-function report(plan: Plan, matches: readonly SurfacedEntry[], entries: readonly { kind: SurfacedKind }[], store: string, options: SurfaceOptions, pending: number): string {
+function report(
+  plan: Plan,
+  matches: readonly SurfacedEntry[],
+  entries: readonly { kind: SurfacedKind }[],
+  store: string,
+  options: SurfaceOptions,
+  pending: number,
+): string {
   const head = `${plan.id} ${oneLine(plan.title)}`;
   // Written and not committed: pending review, never surfaced (committed-store.ts).
   const waiting = pending > 0 ? ` (${pending} more pending: not committed, so not reviewed; commit ${pending === 1 ? 'it' : 'them'} once reviewed)` : '';
   if (entries.length === 0) return `${head}: nothing to surface; ${store} holds no lessons, skills or genes${waiting}\n`;
-  const read = entries.length === 1 ? `the one ${entries[0]!.kind} in ${store}${waiting}` : `the ${entries.length} lessons, skills and genes in ${store}${waiting}`;
+  const read =
+    entries.length === 1 ? `the one ${entries[0]!.kind} in ${store}${waiting}` : `the ${entries.length} lessons, skills and genes in ${store}${waiting}`;
   if (matches.length === 0) return entries.length === 1 ? `${head}: ${read} does not apply\n` : `${head}: nothing of ${read} applies\n`;
   const what = entries.length === 1 ? `${read} applies` : `${matches.length} of ${read} ${matches.length === 1 ? 'applies' : 'apply'}`;
   const lines = [`${head}: ${what} (budget ${options.budgetTokens} tokens, at most ${options.maxEntries})`, ''];

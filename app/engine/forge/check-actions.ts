@@ -51,4 +51,3 @@ export function optionsOf(text: string | null | undefined): string[] | undefined
     return undefined;
   }
 }
-

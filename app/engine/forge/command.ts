@@ -27,7 +27,20 @@ export type Command =
 
 export type CommandName = Command['name'];
 
-export const COMMAND_NAMES: readonly CommandName[] = ['execute', 'status', 'verify', 'retry', 'abort', 'respond', 'spike', 'reflect', 'retrospective', 'audit', 'help', ...PLANNING_NAMES];
+export const COMMAND_NAMES: readonly CommandName[] = [
+  'execute',
+  'status',
+  'verify',
+  'retry',
+  'abort',
+  'respond',
+  'spike',
+  'reflect',
+  'retrospective',
+  'audit',
+  'help',
+  ...PLANNING_NAMES,
+];
 
 /** Commands that only read: anyone but a bot may run them, whatever the configured permission. */
 const READ_ONLY: ReadonlySet<CommandName> = new Set(['help', 'status']);

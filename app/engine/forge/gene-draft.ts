@@ -37,7 +37,7 @@ export function solidifyPrDraft(candidate: GeneCandidate, prefix: string): Knowl
       '',
       'A candidate is surfaced to plans with a smaller share of the brief than proven knowledge; its own applications, counted from the trajectory, decide whether it is promoted (tier 1: a success rate of at least 70% over at least 2 applications).',
       '',
-      'Before merging: write the strategy the repairs had in common into the gene\'s Content section, and check its constraints and validation commands.',
+      "Before merging: write the strategy the repairs had in common into the gene's Content section, and check its constraints and validation commands.",
       '',
       '**Evidence** (the repair signals):',
       '',
@@ -57,9 +57,19 @@ export function geneChangeDraft(change: GeneChange, prefix: string): KnowledgeDr
   const slug = `${change.gene.id}-${change.action}-${hash(change.gene.updated)}`;
   const m = change.metrics;
   const criteria = change.verdict
-    ? ['', `**Tier ${change.verdict.tier}** (GDI ${change.verdict.gdi.toFixed(3)}):`, '', '| criterion | met | found |', '|---|---|---|', ...change.verdict.criteria.map((c) => `| ${c.name} | ${c.met ? 'yes' : 'no'} | ${c.detail.replace(/\|/g, '\\|')} |`)]
+    ? [
+        '',
+        `**Tier ${change.verdict.tier}** (GDI ${change.verdict.gdi.toFixed(3)}):`,
+        '',
+        '| criterion | met | found |',
+        '|---|---|---|',
+        ...change.verdict.criteria.map((c) => `| ${c.name} | ${c.met ? 'yes' : 'no'} | ${c.detail.replace(/\|/g, '\\|')} |`),
+      ]
     : [];
-  const review = change.verdict?.tier === 3 && change.action === 'promote' ? ['', 'This is a **tier 3** gene (core workflow): a person\'s review is part of its promotion. Read the gene and its validation before merging.'] : [];
+  const review =
+    change.verdict?.tier === 3 && change.action === 'promote'
+      ? ['', "This is a **tier 3** gene (core workflow): a person's review is part of its promotion. Read the gene and its validation before merging."]
+      : [];
   return {
     kind: 'gene',
     slug,
@@ -73,7 +83,7 @@ export function geneChangeDraft(change: GeneChange, prefix: string): KnowledgeDr
       `<!-- harness:gene ${change.action} ${change.path} -->`,
       `${VERB[change.action]} **${change.gene.name}** (\`${change.path}\`): ${change.from} → ${change.to ?? 'removed from the store'}, because ${change.reason}.`,
       '',
-      `Its record, from the trajectory${m.from === 'gene' ? ' (none here: the figures are the gene\'s own)' : ''}: ${Math.round(m.successRate * 100)}% of ${m.usageCount} applications verified, ${m.consecutiveSuccesses} successes and ${m.consecutiveFailures} failures in a row at the end, last applied ${m.lastUsed ?? 'never'}.`,
+      `Its record, from the trajectory${m.from === 'gene' ? " (none here: the figures are the gene's own)" : ''}: ${Math.round(m.successRate * 100)}% of ${m.usageCount} applications verified, ${m.consecutiveSuccesses} successes and ${m.consecutiveFailures} failures in a row at the end, last applied ${m.lastUsed ?? 'never'}.`,
       ...criteria,
       ...review,
       '',

@@ -106,11 +106,15 @@ export interface GraphIssues {
 export type ProposalPlace = { kind: 'spec-pr'; pull: number; commit?: string } | { kind: 'graph-pr'; pull: number };
 
 function placeText(place: ProposalPlace): string {
-  return place.kind === 'spec-pr' ? `a commit${place.commit ? ` (${place.commit.slice(0, 7)})` : ''} on the spec's pull request #${place.pull}` : `pull request #${place.pull}, which proposes this spec's graph changes`;
+  return place.kind === 'spec-pr'
+    ? `a commit${place.commit ? ` (${place.commit.slice(0, 7)})` : ''} on the spec's pull request #${place.pull}`
+    : `pull request #${place.pull}, which proposes this spec's graph changes`;
 }
 
 function change(edge: GraphEdge, issues: GraphIssues, added: boolean): string {
-  return added ? `#${issues.plan} (${edge.plan}) blocked by #${issues.on} (${edge.on})` : `#${issues.plan} (${edge.plan}) no longer blocked by #${issues.on} (${edge.on})`;
+  return added
+    ? `#${issues.plan} (${edge.plan}) blocked by #${issues.on} (${edge.on})`
+    : `#${issues.plan} (${edge.plan}) no longer blocked by #${issues.on} (${edge.on})`;
 }
 
 const PENDING = '**Pending:**';
@@ -139,7 +143,9 @@ export function proposalComment(edge: GraphEdge, issues: GraphIssues, added: boo
  * has it: a blocked-by link, or (`moved`) the dependency's issue put under the dependent's as a sub-issue.
  */
 export function revertComment(edge: GraphEdge, issues: GraphIssues, added: boolean, actor: GraphActor, file: string, moved = false): string {
-  const who = actor.bot ? `@${actor.login} is a bot, and only the harness App and people with write access change a plan's dependencies` : `@${actor.login} has no write access to this repository, which a change to a plan's dependencies needs`;
+  const who = actor.bot
+    ? `@${actor.login} is a bot, and only the harness App and people with write access change a plan's dependencies`
+    : `@${actor.login} has no write access to this repository, which a change to a plan's dependencies needs`;
   const undone = moved
     ? `harness put #${issues.on} (${edge.on}) back where the spec has it, out from under #${issues.plan} (${edge.plan})`
     : `harness ${added ? 'removed' : 'restored'} the link that made ${change(edge, issues, added)}`;

@@ -1,4 +1,3 @@
-
 /** The least a window holds, whatever `slots` is: a first sync of this many plans stays well under GitHub's 500 content writes an hour. */
 export const MIN_ISSUE_WINDOW = 100;
 
@@ -29,7 +28,12 @@ export function windowSlack(size: number): number {
  * after it, in spec order. Undefined: the whole spec, which is what a spec of `size` plans or
  * fewer gets, and a window that has reached its last plan.
  */
-export function issueWindow(spec: { plans: readonly { id: string }[] }, size: number, done: (plan: string) => boolean, order: readonly string[]): Set<string> | undefined {
+export function issueWindow(
+  spec: { plans: readonly { id: string }[] },
+  size: number,
+  done: (plan: string) => boolean,
+  order: readonly string[],
+): Set<string> | undefined {
   if (spec.plans.length <= size) return undefined;
   const known = new Set(spec.plans.map((p) => p.id));
   const listed = new Set(order.filter((id) => known.has(id)));
@@ -56,7 +60,11 @@ export function partialPhases(spec: { phases: readonly { id: string; plans: read
  * every plan they need, directly or not: those have issues whatever the window holds, so
  * that the command can queue them. Undefined stays undefined (the whole spec).
  */
-export function withNeeded(window: Set<string> | undefined, spec: { planById: ReadonlyMap<string, { dependsOn: readonly string[] }> }, asked: readonly string[]): Set<string> | undefined {
+export function withNeeded(
+  window: Set<string> | undefined,
+  spec: { planById: ReadonlyMap<string, { dependsOn: readonly string[] }> },
+  asked: readonly string[],
+): Set<string> | undefined {
   if (!window || asked.length === 0) return window;
   const out = new Set(window);
   const seen = new Set<string>();

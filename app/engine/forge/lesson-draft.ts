@@ -21,10 +21,7 @@ const MARKER = /^<!-- harness:lesson (create|link) (\S+) -->/;
 const SHOWN = 30;
 
 function evidenceBranchName(change: LessonChange): string {
-  const hash = createHash('sha256')
-    .update(change.evidence.map(signalKey).sort().join('\n'))
-    .digest('hex')
-    .slice(0, 8);
+  const hash = createHash('sha256').update(change.evidence.map(signalKey).sort().join('\n')).digest('hex').slice(0, 8);
   return `${change.name}-evidence-${hash}`;
 }
 
@@ -38,7 +35,9 @@ function quoted(text: string): string {
 
 function author(change: LessonChange): string {
   if (change.writtenBy !== 'harness') return `the reflector agent (${change.writtenBy}), from the evidence below, which harness chose`;
-  return change.agentProblem ? `harness, from the evidence below, because ${change.agentProblem}` : 'harness, from the evidence below: no agent wrote it (see the note at the end of the lesson)';
+  return change.agentProblem
+    ? `harness, from the evidence below, because ${change.agentProblem}`
+    : 'harness, from the evidence below: no agent wrote it (see the note at the end of the lesson)';
 }
 
 /** The PR of one lesson change: its branch, its commit of the lesson file and its description. */
@@ -108,7 +107,11 @@ export function lessonPrDraft(change: LessonChange): KnowledgeDraft {
 export function proposedLesson(pull: { number: number; url: string; body: string }): ProposedLesson | undefined {
   const m = MARKER.exec(pull.body);
   if (!m) return undefined;
-  const evidence = /<!-- harness:evidence\n([\s\S]*?)\n-->/.exec(pull.body)?.[1]?.split('\n').filter((l) => l.trim() !== '') ?? [];
+  const evidence =
+    /<!-- harness:evidence\n([\s\S]*?)\n-->/
+      .exec(pull.body)?.[1]
+      ?.split('\n')
+      .filter((l) => l.trim() !== '') ?? [];
   const text = pull.body.replace(/<!--[\s\S]*?-->/g, '');
   return { file: m[2]!, number: pull.number, url: pull.url, text, evidence };
 }

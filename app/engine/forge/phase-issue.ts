@@ -54,7 +54,12 @@ export function desiredPhaseIssue(input: { spec: Spec; phase: Phase; specPath: s
     `**Spec** [${spec.id} ${spec.title}](${input.blobBase}/${input.specPath}/SPEC.md) · **Phase** ${phase.id} ${phase.title}`,
     '',
     `This phase's ${phase.plans.length} plan${phase.plans.length === 1 ? '' : 's'}. Each plan's issue is a sub-issue of this one once it exists: harness makes a large spec's plan issues a few phases ahead of the work, so a phase without sub-issues yet is still to come.`,
-    ...(over > 0 ? ['', `GitHub holds at most ${SUB_ISSUES_PER_PARENT} sub-issues per issue: the other ${over} plan issues of this phase are not listed under it; the labels \`${specLabel(spec.id)}\` and \`${phaseLabel(phase.id)}\` find every one.`] : []),
+    ...(over > 0
+      ? [
+          '',
+          `GitHub holds at most ${SUB_ISSUES_PER_PARENT} sub-issues per issue: the other ${over} plan issues of this phase are not listed under it; the labels \`${specLabel(spec.id)}\` and \`${phaseLabel(phase.id)}\` find every one.`,
+        ]
+      : []),
     '',
     '| Plan | Needs |',
     '|---|---|',
@@ -63,7 +68,12 @@ export function desiredPhaseIssue(input: { spec: Spec; phase: Phase; specPath: s
       return `| ${id} ${cell(plan.title)} | ${plan.dependsOn.length > 0 ? plan.dependsOn.join(', ') : '—'} |`;
     }),
   ];
-  return { phase: phase.id, title: `[${spec.id} · ${phase.id}] ${phase.title}`, rest: lines.join('\n'), labels: [LABEL_SPEC, phaseLabel(phase.id), specLabel(spec.id)].sort() };
+  return {
+    phase: phase.id,
+    title: `[${spec.id} · ${phase.id}] ${phase.title}`,
+    rest: lines.join('\n'),
+    labels: [LABEL_SPEC, phaseLabel(phase.id), specLabel(spec.id)].sort(),
+  };
 }
 
 export interface MatchablePhaseIssue {

@@ -84,8 +84,16 @@ export function desiredIssue(input: DesiredIssueInput): DesiredIssue {
     `**Writes:** ${plan.filesModified.length > 0 ? plan.filesModified.map((f) => `\`${f}\``).join(', ') : 'nothing declared'}`,
     `**Verified by:** ${plan.mustPass.map((c) => `${c.id} (${c.type})`).join(', ')}`,
     // GitHub links at most DEPENDENCY_LINKS_PER_KIND issues of one kind: past that, the issue says so (the labels hold every one).
-    ...(plan.dependsOn.length > DEPENDENCY_LINKS_PER_KIND ? [`_GitHub links at most ${DEPENDENCY_LINKS_PER_KIND} issues as blocking one issue: only the first ${DEPENDENCY_LINKS_PER_KIND} of these ${plan.dependsOn.length} show in its dependencies; the \`needs:\` labels hold every one._`] : []),
-    ...(dependents > DEPENDENCY_LINKS_PER_KIND ? [`**Needed by:** ${dependents} plans. _GitHub links at most ${DEPENDENCY_LINKS_PER_KIND} issues as blocked by one issue: the others name this plan in their **Depends on** line and \`needs:\` labels._`] : []),
+    ...(plan.dependsOn.length > DEPENDENCY_LINKS_PER_KIND
+      ? [
+          `_GitHub links at most ${DEPENDENCY_LINKS_PER_KIND} issues as blocking one issue: only the first ${DEPENDENCY_LINKS_PER_KIND} of these ${plan.dependsOn.length} show in its dependencies; the \`needs:\` labels hold every one._`,
+        ]
+      : []),
+    ...(dependents > DEPENDENCY_LINKS_PER_KIND
+      ? [
+          `**Needed by:** ${dependents} plans. _GitHub links at most ${DEPENDENCY_LINKS_PER_KIND} issues as blocked by one issue: the others name this plan in their **Depends on** line and \`needs:\` labels._`,
+        ]
+      : []),
     '',
     'Run it with `/harness execute ' + plan.id + '`. harness keeps this issue in step with the spec: edit the plan in the spec, not here.',
     '',
@@ -111,7 +119,10 @@ function markerWithHash(spec: string, plan: string, hash: string): string {
 }
 
 export function hashOf(title: string, rest: string, labels: readonly string[]): string {
-  return createHash('sha256').update(JSON.stringify([title, rest, [...labels].sort()])).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([title, rest, [...labels].sort()]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export interface ParsedMarker {

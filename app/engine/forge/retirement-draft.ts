@@ -15,12 +15,16 @@ export function retirementSlug(item: Pick<Retirement, 'path' | 'kind'>): string 
       ? item.path.replace(/^skills\/([^/]+)\/SKILL\.md$/, '$1')
       : item.kind === 'gene'
         ? item.path.replace(/^genes\/(.+)\.gene\.md$/, '$1')
-        : item.path.replace(/^lessons\//, '').replace(/\.lesson\.md$/, '').replace(/\//g, '-');
+        : item.path
+            .replace(/^lessons\//, '')
+            .replace(/\.lesson\.md$/, '')
+            .replace(/\//g, '-');
   return `retire-${name}`.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 100);
 }
 
 const WHAT: Readonly<Record<Retirement['kind'], string>> = {
-  lesson: 'The lesson stays where it is, marked `retired` (with why) in its metadata: surfacing passes it over, and reflection still finds it, so its evidence is not drafted into it again.',
+  lesson:
+    'The lesson stays where it is, marked `retired` (with why) in its metadata: surfacing passes it over, and reflection still finds it, so its evidence is not drafted into it again.',
   skill: 'The skill moves to `skills-archived/`, with why: it reaches no brief, and is not proposed again.',
   gene: 'The gene becomes `deprecated`, with a History line: it reaches no brief, and decay removes it later.',
 };
@@ -46,7 +50,7 @@ export function retirementDraft(item: Retirement, change: Extract<RetiredChange,
       '',
       WHAT[item.kind],
       '',
-      'How to read it: the interval is where the true difference in first-attempt pass rate lies, with 95% confidence (Newcombe\'s method); an upper bound at or below zero means the plans it was surfaced into did not pass more often than the plans that ran without knowledge. Its plans are the ones it was surfaced into, which may be harder than most: read the item before deciding.',
+      "How to read it: the interval is where the true difference in first-attempt pass rate lies, with 95% confidence (Newcombe's method); an upper bound at or below zero means the plans it was surfaced into did not pass more often than the plans that ran without knowledge. Its plans are the ones it was surfaced into, which may be harder than most: read the item before deciding.",
       '',
       'Merge this pull request to retire it. Close it to keep it: it is not proposed again.',
     ].join('\n'),

@@ -54,7 +54,13 @@ export function roundOrder(spec: string, issues: readonly IssueLike[], slots: nu
   const estimated: (EstimatedPlan & SchedulePlan)[] = plans.map((p) => {
     const text = planTextFromBody(p.issue.body);
     const parsed = text === undefined ? undefined : parsePlan(`${p.plan}-PLAN.md`, text, p.phase, PLAN_READING).plan;
-    return { id: p.plan, phase: p.phase, dependsOn: p.needs.filter((d) => known.has(d)), filesModified: parsed?.filesModified ?? ['**'], timeoutMinutes: parsed?.timeoutMinutes ?? 30 };
+    return {
+      id: p.plan,
+      phase: p.phase,
+      dependsOn: p.needs.filter((d) => known.has(d)),
+      filesModified: parsed?.filesModified ?? ['**'],
+      timeoutMinutes: parsed?.timeoutMinutes ?? 30,
+    };
   });
   const phases = [...new Set(plans.map((p) => p.phase))].sort((a, b) => phaseNumber(a) - phaseNumber(b) || a.localeCompare(b));
   const schedule: ScheduleSpec = { phases: phases.map((id) => ({ id, plans: estimated.filter((p) => p.phase === id).map((p) => p.id) })), plans: estimated };

@@ -1,4 +1,14 @@
-import { expectedStatus, isActive, isQueued, isRemoved, isSatisfied, labelNames, planIssueView, type IssueLike, type PlanIssueView } from './plan-issue-view.js';
+import {
+  expectedStatus,
+  isActive,
+  isQueued,
+  isRemoved,
+  isSatisfied,
+  labelNames,
+  planIssueView,
+  type IssueLike,
+  type PlanIssueView,
+} from './plan-issue-view.js';
 import type { PlanState } from '../core/state/plan-state.js';
 import { Scheduler, type BlockedPlan } from '../core/schedule/scheduler.js';
 import { comparePlanIds, phaseNumber } from '../core/spec/model.js';
@@ -174,7 +184,10 @@ export function planRound(input: RoundInput): RoundPlan {
     const missing = isQueued(p) ? unknown(p) : [];
     if (missing.length > 0) unknownNeeds.push({ plan: p.plan, needs: missing });
     // The rule `/harness execute` uses to queue a plan: ready when every plan it needs is satisfied.
-    const queuedAs = missing.length === 0 && !p.needsUnknown && !heldByPhase.has(p.plan) && p.needs.every((d) => byPlan.has(d) && isSatisfied(byPlan.get(d)!)) ? 'ready' : 'blocked';
+    const queuedAs =
+      missing.length === 0 && !p.needsUnknown && !heldByPhase.has(p.plan) && p.needs.every((d) => byPlan.has(d) && isSatisfied(byPlan.get(d)!))
+        ? 'ready'
+        : 'blocked';
     // Any other label shown is put back to what the records say: the label is a view of them.
     const to = expectedStatus(p, queuedAs);
     const shown = p.labels.filter(isStatusLabel);
@@ -205,6 +218,10 @@ export function planRound(input: RoundInput): RoundPlan {
  * issues in the order the scheduler starts plans, so a phase may be partly issued), or `all`
  * when the round cannot tell; such a phase is not complete, whatever its issued plans.
  */
-export function phasesToVerify(plan: Pick<RoundPlan, 'completePhases'>, claimed: ReadonlySet<string>, partial: ReadonlySet<string> | 'all' = new Set()): string[] {
+export function phasesToVerify(
+  plan: Pick<RoundPlan, 'completePhases'>,
+  claimed: ReadonlySet<string>,
+  partial: ReadonlySet<string> | 'all' = new Set(),
+): string[] {
   return plan.completePhases.filter((ph) => !claimed.has(ph) && partial !== 'all' && !partial.has(ph));
 }

@@ -76,12 +76,19 @@ function figure(text: string | undefined, integer: boolean): number | undefined 
 function usageOf(fields: readonly (string | undefined)[]): Usage | null {
   const [cost, turns, input, output] = [figure(fields[0], false), figure(fields[1], true), figure(fields[2], true), figure(fields[3], true)];
   if (cost === null || turns === null || input === null || output === null) return null;
-  return { ...(cost === undefined ? {} : { costUsd: cost }), ...(turns === undefined ? {} : { turns }), ...(input === undefined ? {} : { inputTokens: input }), ...(output === undefined ? {} : { outputTokens: output }) };
+  return {
+    ...(cost === undefined ? {} : { costUsd: cost }),
+    ...(turns === undefined ? {} : { turns }),
+    ...(input === undefined ? {} : { inputTokens: input }),
+    ...(output === undefined ? {} : { outputTokens: output }),
+  };
 }
 
 function usageFields(usage: Usage): string {
   const f = (n: number | undefined) => (n === undefined ? '' : String(n));
-  return [f(usage.costUsd === undefined ? undefined : Math.round(usage.costUsd * 1e4) / 1e4), f(usage.turns), f(usage.inputTokens), f(usage.outputTokens)].join(':');
+  return [f(usage.costUsd === undefined ? undefined : Math.round(usage.costUsd * 1e4) / 1e4), f(usage.turns), f(usage.inputTokens), f(usage.outputTokens)].join(
+    ':',
+  );
 }
 
 function stageOf(text: string | undefined, seconds: number): readonly [number, number] | undefined | null {
@@ -106,7 +113,17 @@ function parseRun(entry: string): RunRecord | undefined {
   if (engines.length > MAX_ENGINES) return undefined;
   const usage = usageOf(f.slice(8));
   if (agent === null || verification === null || !end || usage === null || !engines.every((e) => /^[a-z][a-z0-9-]{0,30}$/.test(e))) return undefined;
-  return { run: f[0]!, start, seconds, ...(waited === undefined ? {} : { waited }), ...(agent ? { agent } : {}), ...(verification ? { verification } : {}), end, engines, usage };
+  return {
+    run: f[0]!,
+    start,
+    seconds,
+    ...(waited === undefined ? {} : { waited }),
+    ...(agent ? { agent } : {}),
+    ...(verification ? { verification } : {}),
+    end,
+    engines,
+    usage,
+  };
 }
 
 function parseEarlier(entry: string): EarlierRuns | undefined {
@@ -137,7 +154,9 @@ export function parseRuns(value: string | undefined): RunsRecord | undefined {
 
 function runEntry(r: RunRecord): string {
   const stage = (s: readonly [number, number] | undefined) => (s ? `${s[0]}-${s[1]}` : '');
-  return [r.run, r.start, r.seconds, r.waited ?? '', stage(r.agent), stage(r.verification), END_CODES[r.end], r.engines.join('+'), usageFields(r.usage)].join(':');
+  return [r.run, r.start, r.seconds, r.waited ?? '', stage(r.agent), stage(r.verification), END_CODES[r.end], r.engines.join('+'), usageFields(r.usage)].join(
+    ':',
+  );
 }
 
 const ended = (r: RunRecord) => r.end === 'verified' || r.end === 'failed';

@@ -101,16 +101,29 @@ function syncLines(sync: SyncTally): string[] {
   ].filter(Boolean);
   const lines = [`Plan issues: ${parts.length > 0 ? parts.join('; ') : 'already in step with the spec, nothing written'}.`];
   const d = sync.dependencies;
-  const edges = [d.added > 0 ? `${d.added} added` : '', d.removed > 0 ? `${d.removed} removed` : '', d.refused > 0 ? `${d.refused} refused by GitHub` : ''].filter(Boolean);
+  const edges = [
+    d.added > 0 ? `${d.added} added` : '',
+    d.removed > 0 ? `${d.removed} removed` : '',
+    d.refused > 0 ? `${d.refused} refused by GitHub` : '',
+  ].filter(Boolean);
   if (edges.length > 0) lines.push(`Native issue dependencies (blocked by): ${edges.join(', ')}.`);
   if ((d.capped ?? 0) > 0) {
-    lines.push(`GitHub links at most ${DEPENDENCY_LINKS_PER_KIND} issues of one kind (blocked by, blocking) to an issue: ${d.capped} more ${d.capped === 1 ? 'dependency is' : 'dependencies are'} not mirrored, and the issues concerned say so; the \`needs:\` labels carry every one.`);
+    lines.push(
+      `GitHub links at most ${DEPENDENCY_LINKS_PER_KIND} issues of one kind (blocked by, blocking) to an issue: ${d.capped} more ${d.capped === 1 ? 'dependency is' : 'dependencies are'} not mirrored, and the issues concerned say so; the \`needs:\` labels carry every one.`,
+    );
   }
   const w = sync.window;
-  if (w) lines.push(`Issue window: ${w.issued} of ${w.total} plans have issues, the first the scheduler will start (reaching phase ${w.through}); the others get theirs as plans finish (\`issue_window\`).`);
+  if (w)
+    lines.push(
+      `Issue window: ${w.issued} of ${w.total} plans have issues, the first the scheduler will start (reaching phase ${w.through}); the others get theirs as plans finish (\`issue_window\`).`,
+    );
   const ph = sync.phases;
   if (ph && ph.created.length + ph.updated.length + ph.duplicates.length > 0) {
-    const parts = [ph.created.length > 0 ? `${ph.created.length} created` : '', ph.updated.length > 0 ? `${ph.updated.length} updated` : '', ph.duplicates.length > 0 ? `${ph.duplicates.length} duplicates closed` : ''].filter(Boolean);
+    const parts = [
+      ph.created.length > 0 ? `${ph.created.length} created` : '',
+      ph.updated.length > 0 ? `${ph.updated.length} updated` : '',
+      ph.duplicates.length > 0 ? `${ph.duplicates.length} duplicates closed` : '',
+    ].filter(Boolean);
     lines.push(`Phase issues (the plans' parents, under the tracking issue): ${parts.join(', ')}.`);
   }
   if (d.unavailable) {
@@ -153,10 +166,15 @@ export function specCheckReport(specs: readonly SpecOutcome[], config: readonly 
     if (!spec.valid) head.push(`❌ ${counts(spec.problems)}: fix ${spec.problems.length === 1 ? 'it' : 'them'} and push; nothing was synced.`);
     else {
       const s = spec.stats;
-      head.push(`✅ Valid${s ? `: ${plural(s.plans, 'plan')} in ${plural(s.phases, 'phase')}, ${plural(s.dependencies, 'dependency', 'dependencies')}` : ''}${spec.problems.length > 0 ? ` (${counts(spec.problems)})` : ''}.`);
+      head.push(
+        `✅ Valid${s ? `: ${plural(s.plans, 'plan')} in ${plural(s.phases, 'phase')}, ${plural(s.dependencies, 'dependency', 'dependencies')}` : ''}${spec.problems.length > 0 ? ` (${counts(spec.problems)})` : ''}.`,
+      );
       if (spec.sync) head.push('', ...syncLines(spec.sync));
       if (spec.sync && incompleteSync(spec.sync)) {
-        head.push('', '⚠️ GitHub did not take every write this sync made (above), so the issues are not yet all the spec says. The next push, re-delivery or reopening of this pull request tries them again.');
+        head.push(
+          '',
+          '⚠️ GitHub did not take every write this sync made (above), so the issues are not yet all the spec says. The next push, re-delivery or reopening of this pull request tries them again.',
+        );
       }
       if (spec.notSynced) head.push('', spec.notSynced);
     }
@@ -180,7 +198,14 @@ export function specCheckReport(specs: readonly SpecOutcome[], config: readonly 
     for (const p of config) {
       const message = `${p.message} (harness used the defaults instead)`;
       items.push(`- ⚠️ \`${p.file}:${p.line}\` ${message}`);
-      annotations.push({ path: p.file, start_line: p.line, end_line: p.line, annotation_level: 'warning', message: clipBytes(message, limits.messageMaxBytes), title: clipBytes(`harness: config ${p.code}`, limits.titleMax) });
+      annotations.push({
+        path: p.file,
+        start_line: p.line,
+        end_line: p.line,
+        annotation_level: 'warning',
+        message: clipBytes(message, limits.messageMaxBytes),
+        title: clipBytes(`harness: config ${p.code}`, limits.titleMax),
+      });
     }
     sections.push({ head: ['### `.github/harness.yml`', '', '⚠️ The configuration has problems; the defaults were used where it is wrong.'], items });
   }
@@ -190,7 +215,10 @@ export function specCheckReport(specs: readonly SpecOutcome[], config: readonly 
   const title =
     invalid.length > 0
       ? `${invalid.length === 1 && specs.length === 1 ? invalid[0]!.name : `${invalid.length} of ${plural(specs.length, 'spec')}`}: ${counts(invalid.flatMap((s) => s.problems))}`
-      : `${specs.length === 1 ? `${specs[0]!.name}: ` : `${plural(specs.length, 'spec')}: `}${plural(specs.reduce((n, s) => n + (s.stats?.plans ?? 0), 0), 'plan')} valid${all.length > 0 ? ` (${counts(all)})` : ''}`;
+      : `${specs.length === 1 ? `${specs[0]!.name}: ` : `${plural(specs.length, 'spec')}: `}${plural(
+          specs.reduce((n, s) => n + (s.stats?.plans ?? 0), 0),
+          'plan',
+        )} valid${all.length > 0 ? ` (${counts(all)})` : ''}`;
 
   const incomplete = specs.some((s) => s.sync !== undefined && incompleteSync(s.sync));
   return {
@@ -230,7 +258,11 @@ function trackingLines(sync: SyncTally): string[] {
   const t = sync.tracking;
   const s = sync.subIssues;
   if (!t || !s) return [];
-  const subs = [s.added > 0 ? `${s.added} added` : '', s.removed > 0 ? `${s.removed} taken out (closed plans)` : '', s.refused > 0 ? `${s.refused} refused by GitHub` : ''].filter(Boolean);
+  const subs = [
+    s.added > 0 ? `${s.added} added` : '',
+    s.removed > 0 ? `${s.removed} taken out (closed plans)` : '',
+    s.refused > 0 ? `${s.refused} refused by GitHub` : '',
+  ].filter(Boolean);
   const parts = [
     t.created ? 'created' : t.updated ? 'updated' : '',
     t.duplicates.length > 0 ? `${plural(t.duplicates.length, 'duplicate')} closed (${issueList(t.duplicates)})` : '',
@@ -238,10 +270,14 @@ function trackingLines(sync: SyncTally): string[] {
   ].filter(Boolean);
   const lines = parts.length > 0 ? [`Spec tracking issue #${t.number}: ${parts.join('; ')}.`] : [];
   if ((s.overLimit ?? 0) > 0) {
-    lines.push(`GitHub holds at most ${SUB_ISSUES_PER_PARENT} sub-issues per issue: ${plural(s.overLimit!, 'more plan issue')} ${s.overLimit === 1 ? 'is' : 'are'} not listed under ${sync.phases ? "their phase's issue" : `#${t.number}`}, and the labels \`spec:\` and \`phase:\` find every one.`);
+    lines.push(
+      `GitHub holds at most ${SUB_ISSUES_PER_PARENT} sub-issues per issue: ${plural(s.overLimit!, 'more plan issue')} ${s.overLimit === 1 ? 'is' : 'are'} not listed under ${sync.phases ? "their phase's issue" : `#${t.number}`}, and the labels \`spec:\` and \`phase:\` find every one.`,
+    );
   }
   if (s.unavailable) {
-    lines.push(`GitHub's sub-issues are not available to harness here, so the plan issues are not listed under the spec's tracking issue #${t.number}; each plan issue and its labels stand on their own.`);
+    lines.push(
+      `GitHub's sub-issues are not available to harness here, so the plan issues are not listed under the spec's tracking issue #${t.number}; each plan issue and its labels stand on their own.`,
+    );
   }
   return lines;
 }

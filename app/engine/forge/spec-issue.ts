@@ -41,7 +41,13 @@ export interface SpecSource {
 export function parseSpecSource(body: string | null | undefined): SpecSource | undefined {
   const m = SPEC_MARKER.exec(body ?? '');
   if (!m) return undefined;
-  const records = new Map(m[2]!.trim().split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as const));
+  const records = new Map(
+    m[2]!
+      .trim()
+      .split(' ')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as const),
+  );
   const pull = Number(records.get('pr'));
   const tree = records.get('tree');
   const path = records.get('path');

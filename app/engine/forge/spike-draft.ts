@@ -42,7 +42,8 @@ export function spikeDraft(input: SpikeDraftInput): KnowledgeDraft {
     },
     {
       question: input.question,
-      hypothesis: 'The spike agent drafts the hypothesis from the question when the spike runs: the answer it expects, as a claim the experiment can prove wrong.',
+      hypothesis:
+        'The spike agent drafts the hypothesis from the question when the spike runs: the answer it expects, as a claim the experiment can prove wrong.',
       why: `${input.askedIn} What the answer decides is drafted with the hypothesis.`,
       criteria: 'Drafted with the hypothesis, together with EXPERIMENT.md: the results that would confirm it, and those that would refute it.',
     },

@@ -53,16 +53,30 @@ export function spikeReport(input: SpikeReportInput): string {
   if (decided) {
     const { decision, experiment } = decided;
     out.push(`**${input.question}** — ${decision.outcome}, with ${decision.confidence} confidence.`, '', `> ${decision.decision}`, '');
-    out.push(`The spike was designed and run by ${by}; its records are in \`${input.folder}/\`. Merging this PR accepts the decision; closing it drops the spike.`);
+    out.push(
+      `The spike was designed and run by ${by}; its records are in \`${input.folder}/\`. Merging this PR accepts the decision; closing it drops the spike.`,
+    );
     const says = section(decided.decisionBody, 'Decision');
     if (says) out.push('', '### Decision', '', clip(says));
-    out.push('', '### Method', '', `A ${experiment.method} within a time box of ${experiment.time_box_minutes} minutes, against ${experiment.criteria.length} criteri${experiment.criteria.length === 1 ? 'on' : 'a'}:`, '');
+    out.push(
+      '',
+      '### Method',
+      '',
+      `A ${experiment.method} within a time box of ${experiment.time_box_minutes} minutes, against ${experiment.criteria.length} criteri${experiment.criteria.length === 1 ? 'on' : 'a'}:`,
+      '',
+    );
     for (const c of experiment.criteria) out.push(`- \`${c.id}\`: ${c.measure}; target ${c.target}`);
     const results = section(decided.experimentBody, 'Results');
     if (results) out.push('', '### Results', '', clip(results));
     const evidence = section(decided.decisionBody, 'Evidence');
     if (evidence) out.push('', '### Evidence', '', clip(evidence));
-    out.push('', '### Records', '', `- \`${input.folder}/HYPOTHESIS.md\`, \`EXPERIMENT.md\`, \`DECISION.md\``, `- \`${input.folder}/results/\`: ${decided.results.length} file${decided.results.length === 1 ? '' : 's'} of raw output`);
+    out.push(
+      '',
+      '### Records',
+      '',
+      `- \`${input.folder}/HYPOTHESIS.md\`, \`EXPERIMENT.md\`, \`DECISION.md\``,
+      `- \`${input.folder}/results/\`: ${decided.results.length} file${decided.results.length === 1 ? '' : 's'} of raw output`,
+    );
   } else if (failed) {
     out.push(`**${input.question}** — the spike could not finish${failed.stage ? ` its ${failed.stage} stage` : ''}: ${failed.reason}.`);
     if (failed.problems.length > 0) out.push('', ...failed.problems.map((p) => `- ${p}`));
@@ -72,9 +86,12 @@ export function spikeReport(input: SpikeReportInput): string {
     );
   }
   const kept: string[] = [];
-  if (input.discarded.length > 0) kept.push(`- Put back as they were, written outside the spike's folder: ${input.discarded.map((p) => `\`${p}\``).join(', ')}`);
+  if (input.discarded.length > 0)
+    kept.push(`- Put back as they were, written outside the spike's folder: ${input.discarded.map((p) => `\`${p}\``).join(', ')}`);
   if (input.redactions.length > 0) {
-    kept.push(`- Redacted: ${input.redactions.length} secret${input.redactions.length === 1 ? '' : 's'} (${[...new Set(input.redactions.map((r) => `\`${r.path}:${r.line}\``))].join(', ')})`);
+    kept.push(
+      `- Redacted: ${input.redactions.length} secret${input.redactions.length === 1 ? '' : 's'} (${[...new Set(input.redactions.map((r) => `\`${r.path}:${r.line}\``))].join(', ')})`,
+    );
   }
   for (const d of input.dropped) kept.push(`- Left out: \`${d.path}\`: ${d.why}`);
   for (const r of input.retries) kept.push(`- Given back to the agent once: ${r}`);

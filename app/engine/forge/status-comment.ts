@@ -78,12 +78,17 @@ export function statusComment(spec: Spec, issues: ReadonlyMap<string, StatusIssu
     '',
     '| Phase | Plans | Verified | Progress |',
     '|---|---:|---:|---|',
-    ...spec.phases.map((ph) => `| ${ph.id} · ${cell(ph.title)} | ${ph.plans.length} | ${count('verified', ph.plans)} | ${bar(count('verified', ph.plans), ph.plans.length)} |`),
+    ...spec.phases.map(
+      (ph) => `| ${ph.id} · ${cell(ph.title)} | ${ph.plans.length} | ${count('verified', ph.plans)} | ${bar(count('verified', ph.plans), ph.plans.length)} |`,
+    ),
   ];
   const analysis = analyzeGraph(spec);
   const graph = ['', '```mermaid', graphMermaid(spec, analysis, states).trimEnd(), '```'];
   const { spans, uses } = recordedRuns(spec, issues);
-  const latest = [...spans.values()].map((s) => s.end!).sort().at(-1);
+  const latest = [...spans.values()]
+    .map((s) => s.end!)
+    .sort()
+    .at(-1);
   const chart = latest === undefined ? undefined : timelineMermaid(spec, analysis, spans, states, new Date(latest));
   const timeline = chart === undefined ? [] : ['', '#### Where the time went', '', '```mermaid', chart.trimEnd(), '```'];
   const spend = spendOf(spec, uses);
@@ -97,7 +102,10 @@ export function statusComment(spec: Spec, issues: ReadonlyMap<string, StatusIssu
       return `| ${p.id} ${cell(p.title)} | ${issue ? `#${issue.number}` : '—'} | ${SHOWN[states.get(p.id)!]} | ${p.dependsOn.length > 0 ? p.dependsOn.join(', ') : '—'} |`;
     }),
   ];
-  const foot = ['', `harness keeps this comment up to date. Queue plans with \`/harness execute all\`, a phase (\`/harness execute 01\`) or a plan (\`/harness execute ${spec.plans[0]?.id ?? '01-01'}\`).`];
+  const foot = [
+    '',
+    `harness keeps this comment up to date. Queue plans with \`/harness execute all\`, a phase (\`/harness execute 01\`) or a plan (\`/harness execute ${spec.plans[0]?.id ?? '01-01'}\`).`,
+  ];
 
   const compose = (...parts: string[][]) => `${parts.flat().join('\n')}\n`;
   const full = compose(head, graph, timeline, money, table, foot);
@@ -122,7 +130,15 @@ function recordedRuns(spec: Spec, issues: ReadonlyMap<string, StatusIssue>): { s
   for (const plan of spec.plans) {
     const runs = parseMarker(issues.get(plan.id)?.body)?.runs;
     const bars = barsOf(runs);
-    if (bars.length > 0) spans.set(plan.id, { start: bars[0]!.start, end: bars.map((b) => b.end).sort().at(-1)!, bars });
+    if (bars.length > 0)
+      spans.set(plan.id, {
+        start: bars[0]!.start,
+        end: bars
+          .map((b) => b.end)
+          .sort()
+          .at(-1)!,
+        bars,
+      });
     const use = planUseOf(runs);
     if (use) uses.set(plan.id, use);
   }

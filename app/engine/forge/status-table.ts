@@ -29,9 +29,7 @@ export function statusTable(spec: string, views: readonly PlanIssueView[]): stri
   const counts = new Map<string, number>();
   for (const v of live) counts.set(stateOf(v), (counts.get(stateOf(v)) ?? 0) + 1);
   const verified = counts.get('verified') ?? 0;
-  const others = ['running', 'checkpoint', 'ready', 'blocked', 'failed', 'planned']
-    .filter((s) => (counts.get(s) ?? 0) > 0)
-    .map((s) => `${counts.get(s)} ${s}`);
+  const others = ['running', 'checkpoint', 'ready', 'blocked', 'failed', 'planned'].filter((s) => (counts.get(s) ?? 0) > 0).map((s) => `${counts.get(s)} ${s}`);
   const lines = [
     `**${spec}**: ${verified} of ${plural(live.length, 'plan')} verified${others.length > 0 ? ` · ${others.join(' · ')}` : ''}`,
     '',
@@ -41,4 +39,3 @@ export function statusTable(spec: string, views: readonly PlanIssueView[]): stri
   ];
   return lines.join('\n');
 }
-

@@ -47,7 +47,12 @@ const SETTLES = new Set<RecordedStatus | undefined>(['running', 'checkpoint', 'q
  * turned into `failure` when the cancelled run reports. Undefined: the run is not the plan's
  * current attempt, leave everything as it is.
  */
-export function workerOutcome(target: WorkerTarget, conclusion: string | null | undefined, status: RecordedStatus | undefined, runUrl?: string): WorkerOutcome | undefined {
+export function workerOutcome(
+  target: WorkerTarget,
+  conclusion: string | null | undefined,
+  status: RecordedStatus | undefined,
+  runUrl?: string,
+): WorkerOutcome | undefined {
   const run = runUrl ? `[the worker run](${runUrl})` : 'the worker run';
   if (target.kind === 'phase') {
     const ok = conclusion === 'success';
@@ -55,7 +60,9 @@ export function workerOutcome(target: WorkerTarget, conclusion: string | null | 
       check: {
         conclusion: ok ? 'success' : failedConclusion(conclusion),
         title: ok ? `Phase ${target.phase} verified` : `Phase ${target.phase} failed its verification`,
-        summary: ok ? `Every check of phase ${target.phase} passed on the merged work (${run}).` : `See ${run}. Fix the work, then \`/harness verify ${target.phase}\`.`,
+        summary: ok
+          ? `Every check of phase ${target.phase} passed on the merged work (${run}).`
+          : `See ${run}. Fix the work, then \`/harness verify ${target.phase}\`.`,
         actions: [],
       },
     };
@@ -77,7 +84,12 @@ export function workerOutcome(target: WorkerTarget, conclusion: string | null | 
   if (next === 'verified') {
     return {
       status: next,
-      check: { conclusion: 'success', title: 'Verified', summary: `Plan ${target.plan} passed its verification (${run}); merging its pull request completes it.`, actions: [] },
+      check: {
+        conclusion: 'success',
+        title: 'Verified',
+        summary: `Plan ${target.plan} passed its verification (${run}); merging its pull request completes it.`,
+        actions: [],
+      },
     };
   }
   return {
@@ -100,7 +112,8 @@ function failedConclusion(conclusion: string | null | undefined): CheckConclusio
  * doing so (settle-check.ts). The App runs its scheduling round right then, so the
  * `check_run.completed` GitHub sends for that write starts none: one round per event, not two.
  */
-export const SETTLED_BY_APP = '<!-- harness:settled-by-app -->\nThe worker run ended without concluding this check run; the harness App concluded it from the run\'s outcome.';
+export const SETTLED_BY_APP =
+  "<!-- harness:settled-by-app -->\nThe worker run ended without concluding this check run; the harness App concluded it from the run's outcome.";
 
 /**
  * The first line of the text a worker writes with its check run's final state (live-check.ts).

@@ -124,15 +124,22 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
   const sandbox = ports.sandboxes?.forAttempt({ spec: input.spec, plan: plan.id, worktree: workspace.root, logDir: input.logDir });
   if (!input.agentDone) {
     const started = clock.monotonic();
-    const ran = await progress.stage(`agent ${input.agent}: ${plan.id} ${plan.title}`, () => runEngines(sandbox ? { ...input, sandbox } : input, ports)).finally(() => {
-      agentMs = clock.monotonic() - started;
-    });
+    const ran = await progress
+      .stage(`agent ${input.agent}: ${plan.id} ${plan.title}`, () => runEngines(sandbox ? { ...input, sandbox } : input, ports))
+      .finally(() => {
+        agentMs = clock.monotonic() - started;
+      });
     ({ result: agent, agent: engine, engines } = ran);
   }
   const handedOn = engines.length > 1;
   const usage = handedOn ? totalOf(engines) : agent?.kind !== 'checkpoint' ? agent?.usage : undefined;
   // What the branch holds when the attempt ends; a failed attempt's checkout that cannot say must not hide why it failed.
-  const ended = async (how: { end: 'verified' | 'failed' | 'checkpoint' | 'paused'; verifyMs: number; reason?: string; report?: VerificationReport }): Promise<Ended> => {
+  const ended = async (how: {
+    end: 'verified' | 'failed' | 'checkpoint' | 'paused';
+    verifyMs: number;
+    reason?: string;
+    report?: VerificationReport;
+  }): Promise<Ended> => {
     const failed = how.end === 'failed';
     const look = <T>(p: Promise<T[]>) => (failed ? p.catch((): T[] => []) : p);
     const [commits, changed] = await Promise.all([look(workspace.commits(base)), look(workspace.changedFiles(base))]);
@@ -150,7 +157,14 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
       ...(seen && seen.insights.length > 0 ? { insights: seen.insights } : {}),
       ...(agent?.kind === 'failed' && agent.environment ? { environment: true } : {}),
       ...(blocked.length > 0 ? { blocked } : {}),
-      ...(failed ? { failure: { ...attemptFailure({ ...(agent?.kind === 'failed' ? { agentError: agent.error } : {}), timedOut, ...(how.report ? { report: how.report } : {}) }), ...headOf(commits, base) } } : {}),
+      ...(failed
+        ? {
+            failure: {
+              ...attemptFailure({ ...(agent?.kind === 'failed' ? { agentError: agent.error } : {}), timedOut, ...(how.report ? { report: how.report } : {}) }),
+              ...headOf(commits, base),
+            },
+          }
+        : {}),
     };
     // A pause is the same attempt, still going, and says nothing about the plan: nothing for the knowledge loop.
     if (how.end === 'paused') return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs }, signals: [] };
@@ -162,26 +176,28 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
     // A failure and a repair record the plan's profile (the modules its files import among it): what reflection learns when such knowledge applies.
     const imports = failed || (how.end === 'verified' && failedBefore > 0) ? await look(workspace.imports(importedFrom(plan))) : undefined;
     // This machine's problem (an agent that cannot start) says nothing about the plan: no knowledge comes of it.
-    const signals = facts.environment ? [] : attemptSignals({
-      spec: input.spec,
-      plan,
-      agent: engine,
-      attempt: failedBefore + 1,
-      failedBefore,
-      ...(previous ? { previous } : {}),
-      end: how.end,
-      ...(how.reason === undefined ? {} : { reason: how.reason }),
-      ...(facts.failure ? { failure: facts.failure } : {}),
-      timedOut,
-      undeclaredWrites: facts.undeclaredWrites,
-      ...(seen ? { seen } : {}),
-      ...(input.expects ? { expects: input.expects } : {}),
-      ...(input.knowledge ? { knowledge: input.knowledge } : {}),
-      changed,
-      ...(imports === undefined ? {} : { imports }),
-      ...(agent?.kind === 'completed' && agent.summary !== undefined ? { summary: agent.summary } : {}),
-      ...(diff === undefined ? {} : { diff }),
-    });
+    const signals = facts.environment
+      ? []
+      : attemptSignals({
+          spec: input.spec,
+          plan,
+          agent: engine,
+          attempt: failedBefore + 1,
+          failedBefore,
+          ...(previous ? { previous } : {}),
+          end: how.end,
+          ...(how.reason === undefined ? {} : { reason: how.reason }),
+          ...(facts.failure ? { failure: facts.failure } : {}),
+          timedOut,
+          undeclaredWrites: facts.undeclaredWrites,
+          ...(seen ? { seen } : {}),
+          ...(input.expects ? { expects: input.expects } : {}),
+          ...(input.knowledge ? { knowledge: input.knowledge } : {}),
+          changed,
+          ...(imports === undefined ? {} : { imports }),
+          ...(agent?.kind === 'completed' && agent.summary !== undefined ? { summary: agent.summary } : {}),
+          ...(diff === undefined ? {} : { diff }),
+        });
     return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs }, signals };
   };
 

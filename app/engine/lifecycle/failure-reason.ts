@@ -29,7 +29,8 @@ export function verificationFailure(report: VerificationReport): string {
   }
   parts.push(...report.problems);
   const waiting = report.results.filter((r) => r.status === 'human');
-  if (parts.length === 0 && waiting.length > 0) parts.push(`${waiting.length} human check${waiting.length === 1 ? '' : 's'} not approved: ${waiting.map(key).join(', ')}`);
+  if (parts.length === 0 && waiting.length > 0)
+    parts.push(`${waiting.length} human check${waiting.length === 1 ? '' : 's'} not approved: ${waiting.map(key).join(', ')}`);
   return `${what} did not pass verification: ${parts.join('; ') || 'no reason given'}`;
 }
 

@@ -31,7 +31,11 @@ type AgentPorts = Parameters<typeof runAgent>[1];
  * every engine is at its limit or cannot start, the result is the first engine's pause, so the
  * plan waits for its reset and resumes that engine's session.
  */
-export async function runEngines(input: AgentRun & { fallback?: readonly string[] }, ports: AgentPorts & Pick<AttemptPorts, 'clock' | 'progress'>, run: typeof runAgent = runAgent): Promise<EnginesRun> {
+export async function runEngines(
+  input: AgentRun & { fallback?: readonly string[] },
+  ports: AgentPorts & Pick<AttemptPorts, 'clock' | 'progress'>,
+  run: typeof runAgent = runAgent,
+): Promise<EnginesRun> {
   const queue = (input.fallback ?? []).filter((name) => name !== input.agent);
   let agent = input.agent;
   let result = await run(input, ports);
@@ -45,10 +49,16 @@ export async function runEngines(input: AgentRun & { fallback?: readonly string[
     engines.push(shareOf(agent, result, pause?.reason));
     firstPause ??= pause ? { result, agent } : undefined;
     const next = queue.shift()!;
-    await ports.progress.event({ kind: 'progress', message: `${agent} ${pause ? "stopped at the model's usage limit" : 'could not start'}: ${next} takes the plan over (agents.fallback)` });
+    await ports.progress.event({
+      kind: 'progress',
+      message: `${agent} ${pause ? "stopped at the model's usage limit" : 'could not start'}: ${next} takes the plan over (agents.fallback)`,
+    });
     // Where it was: its last word before the stop (the stop itself, said again as progress, is no news).
     const stop = pause?.evidence.slice(0, 40) ?? result.error.slice(0, 40);
-    const handoff = handoffNote(engines, result.seen?.recent?.findLast((line) => !line.includes(stop)));
+    const handoff = handoffNote(
+      engines,
+      result.seen?.recent?.findLast((line) => !line.includes(stop)),
+    );
     agent = next;
     result = await run({ ...input, agent, handoff }, ports);
   }

@@ -86,7 +86,13 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
       case 'task_started':
         return progress.event({ kind: 'task-started', task: message.task, total: message.total, title: message.title });
       case 'tool_call':
-        return progress.event({ kind: 'tool', id: message.id, phase: message.phase, ...(message.name === undefined ? {} : { name: message.name }), ...(message.error === undefined ? {} : { error: message.error }) });
+        return progress.event({
+          kind: 'tool',
+          id: message.id,
+          phase: message.phase,
+          ...(message.name === undefined ? {} : { name: message.name }),
+          ...(message.error === undefined ? {} : { error: message.error }),
+        });
       case 'progress_update':
         seen.recent = [...(seen.recent ?? []).slice(-4), message.message];
         return progress.event({
@@ -111,7 +117,13 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
       await progress.event({ kind: 'agent-answered', checkpoint, answer: given });
       return responseTo(checkpoint, given.answer, session, at());
     }
-    if (plan.autonomous) return { type: 'abort_task', session, at: at(), reason: `plan ${plan.id} is autonomous: true, and nobody can answer checkpoint "${checkpoint.id}" in a run` };
+    if (plan.autonomous)
+      return {
+        type: 'abort_task',
+        session,
+        at: at(),
+        reason: `plan ${plan.id} is autonomous: true, and nobody can answer checkpoint "${checkpoint.id}" in a run`,
+      };
     waiting = checkpoint;
     // Stop the agent, and any process of it that waits on the answer: the question goes where a person sees it.
     controller.abort(new Error(`waiting for an answer to checkpoint "${checkpoint.id}"`));
@@ -153,7 +165,12 @@ export async function runAgent(run: AgentRun, ports: Pick<AttemptPorts, 'agent' 
   if (waiting) return { kind: 'checkpoint', checkpoint: waiting, seen };
   if (terminal?.type === 'task_completed') {
     await progress.event({ kind: 'agent-finished' });
-    return { kind: 'completed', ...(terminal.summary === undefined ? {} : { summary: terminal.summary }), ...(terminal.usage ? { usage: terminal.usage } : {}), seen };
+    return {
+      kind: 'completed',
+      ...(terminal.summary === undefined ? {} : { summary: terminal.summary }),
+      ...(terminal.usage ? { usage: terminal.usage } : {}),
+      seen,
+    };
   }
   const error = terminal?.type === 'task_failed' ? terminal.error : 'it ended without saying it completed';
   await progress.event({ kind: 'agent-failed', error });

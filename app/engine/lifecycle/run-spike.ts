@@ -123,7 +123,9 @@ export async function runSpike(input: SpikeInput, ports: SpikePorts): Promise<Sp
   if (left) {
     report.leftovers = await workspace.reset(left.since);
     await workspace.end();
-    await note(`the ${left.stage} stage of an earlier run was cut off: what it left is thrown away${report.leftovers.length > 0 ? ` (${report.leftovers.join(', ')})` : ''}`);
+    await note(
+      `the ${left.stage} stage of an earlier run was cut off: what it left is thrown away${report.leftovers.length > 0 ? ` (${report.leftovers.join(', ')})` : ''}`,
+    );
   }
 
   const asked = readSpikeIdentity(folder, await read(SPIKE_FILES.hypothesis));
@@ -131,7 +133,10 @@ export async function runSpike(input: SpikeInput, ports: SpikePorts): Promise<Sp
   const { identity } = asked;
   const expected = `${identity.project}/${identity.slug}`;
   if (!folder.replace(/\/+$/, '').endsWith(`/${expected}`)) {
-    return failed(`${spikeFile(folder, SPIKE_FILES.hypothesis)} names the spike ${expected}, which is not its folder ${folder}; make project and spike match the folder`, { identity });
+    return failed(
+      `${spikeFile(folder, SPIKE_FILES.hypothesis)} names the spike ${expected}, which is not its folder ${folder}; make project and spike match the folder`,
+      { identity },
+    );
   }
 
   const refused = spikeAgentRefusal(agent);
@@ -154,7 +159,9 @@ export async function runSpike(input: SpikeInput, ports: SpikePorts): Promise<Sp
   };
 
   // A valid experiment on the branch is a design already made (by an earlier run, or by a person): it is run as it is.
-  const designed = parseKnowledge('experiment', spikeFile(folder, SPIKE_FILES.experiment), (await read(SPIKE_FILES.experiment)) ?? '').problems.every((p) => p.severity !== 'error');
+  const designed = parseKnowledge('experiment', spikeFile(folder, SPIKE_FILES.experiment), (await read(SPIKE_FILES.experiment)) ?? '').problems.every(
+    (p) => p.severity !== 'error',
+  );
   if (!designed) {
     const design = await stage(input, ports, report, {
       stage: 'design',
@@ -235,7 +242,11 @@ async function keep(ports: SpikePorts, records: readonly { path: string; text?: 
 }
 
 /** A branch whose three records are valid and whose results are there: decided, nothing to run. */
-async function decidedAlready(input: SpikeInput, ports: SpikePorts, identity: SpikeIdentity): Promise<Omit<Extract<SpikeOutcome, { kind: 'decided' }>, keyof SpikeReport> | undefined> {
+async function decidedAlready(
+  input: SpikeInput,
+  ports: SpikePorts,
+  identity: SpikeIdentity,
+): Promise<Omit<Extract<SpikeOutcome, { kind: 'decided' }>, keyof SpikeReport> | undefined> {
   const { folder } = input;
   const { workspace } = ports;
   const parse = async <K extends 'hypothesis' | 'experiment' | 'decision'>(kind: K, name: string) => {
@@ -319,9 +330,14 @@ async function stage(input: SpikeInput, ports: SpikePorts, report: SpikeReport, 
     );
     if (result.kind !== 'completed') {
       await undo();
-      const error = result.kind === 'failed' ? result.error : `it stopped to ask "${result.checkpoint.prompt.split('\n')[0]}", and nobody answers a spike's agent`;
+      const error =
+        result.kind === 'failed' ? result.error : `it stopped to ask "${result.checkpoint.prompt.split('\n')[0]}", and nobody answers a spike's agent`;
       const timedOut = result.kind === 'failed' && result.timedOut;
-      return { ok: false, reason: `${agentFailure(agent, error)}${timedOut ? ` (the ${spec.stage} stage's limit is ${plan.timeoutMinutes} minutes)` : ''}; the ${spec.stage} stage was undone`, problems: [] };
+      return {
+        ok: false,
+        reason: `${agentFailure(agent, error)}${timedOut ? ` (the ${spec.stage} stage's limit is ${plan.timeoutMinutes} minutes)` : ''}; the ${spec.stage} stage was undone`,
+        problems: [],
+      };
     }
 
     const outside = await confine(workspace, since, folder);
@@ -346,16 +362,26 @@ async function stage(input: SpikeInput, ports: SpikePorts, report: SpikeReport, 
     const second = await workspace.commit(since, message(), folder);
     for (const made of [first, second]) {
       // A retry commits the stage again: what was taken out before is counted once.
-      for (const r of made?.redactions ?? []) if (!report.redactions.some((x) => x.path === r.path && x.line === r.line && x.rule === r.rule)) report.redactions.push(r);
+      for (const r of made?.redactions ?? [])
+        if (!report.redactions.some((x) => x.path === r.path && x.line === r.line && x.rule === r.rule)) report.redactions.push(r);
       for (const d of made?.dropped ?? []) if (!report.dropped.some((x) => x.path === d.path)) report.dropped.push(d);
     }
     if (problems.length === 0) break;
     if (fix) {
       await undo();
-      return { ok: false, reason: `the ${spec.stage} stage's records still have ${problems.length} problem${problems.length === 1 ? '' : 's'} after the agent's second try; the stage was undone`, problems };
+      return {
+        ok: false,
+        reason: `the ${spec.stage} stage's records still have ${problems.length} problem${problems.length === 1 ? '' : 's'} after the agent's second try; the stage was undone`,
+        problems,
+      };
     }
-    report.retries.push(`${spec.stage}: the records had ${problems.length} problem${problems.length === 1 ? '' : 's'} (${problems.map((p) => formatProblem(p)).join('; ')}); the agent was given them to fix`);
-    await progress.event({ kind: 'progress', message: `the records have ${problems.length} problem${problems.length === 1 ? '' : 's'}: giving them back to the agent once` });
+    report.retries.push(
+      `${spec.stage}: the records had ${problems.length} problem${problems.length === 1 ? '' : 's'} (${problems.map((p) => formatProblem(p)).join('; ')}); the agent was given them to fix`,
+    );
+    await progress.event({
+      kind: 'progress',
+      message: `the records have ${problems.length} problem${problems.length === 1 ? '' : 's'}: giving them back to the agent once`,
+    });
   }
   const sha = await workspace.head();
   if (sha === since) {

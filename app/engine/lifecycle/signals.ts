@@ -138,7 +138,11 @@ export function attemptFix(previous: AttemptFailure | undefined, changed: readon
   const added = previous?.changed === undefined ? [] : changed.filter((f) => !before.has(f));
   // A retry on the failed attempt's checkout changes the same files again: then what it changed is all there is to say.
   const files = added.length > 0 ? added : [...changed];
-  return { files: [...new Set(files)].sort(), said: [...new Set(said.map((s) => s.trim()).filter((s) => s !== ''))], added: tellingAdditions(diff, { only: changed }) };
+  return {
+    files: [...new Set(files)].sort(),
+    said: [...new Set(said.map((s) => s.trim()).filter((s) => s !== ''))],
+    added: tellingAdditions(diff, { only: changed }),
+  };
 }
 
 function describeFailure(failure: AttemptFailure): string {
@@ -197,7 +201,14 @@ export interface AttemptRecord {
   imports?: readonly string[];
 }
 
-function draft(r: AttemptRecord, type: SignalDraft['type'], severity: Level, tags: string[], text: { happened: string; context: string; cause: string }, metadata: Record<string, unknown>): SignalDraft {
+function draft(
+  r: AttemptRecord,
+  type: SignalDraft['type'],
+  severity: Level,
+  tags: string[],
+  text: { happened: string; context: string; cause: string },
+  metadata: Record<string, unknown>,
+): SignalDraft {
   return { type, severity, spec: r.spec, phase: r.plan.phase, plan: r.plan.id, agent: r.agent, tags, ...text, metadata: { attempt: r.attempt, ...metadata } };
 }
 
@@ -211,7 +222,8 @@ function baseContext(r: AttemptRecord): string[] {
   const checks = r.plan.mustPass.map((c) => `\`${c.id}\` (${c.type})`);
   if (checks.length > 0) lines.push(`Its checks: ${checks.join(', ')}.`);
   const facts = r.seen?.facts;
-  if (facts?.toolCalls !== undefined) lines.push(`The agent made ${facts.toolCalls} tool calls; ${facts.toolErrors ?? 0} failed and ${facts.retries ?? 0} repeated a failed one.`);
+  if (facts?.toolCalls !== undefined)
+    lines.push(`The agent made ${facts.toolCalls} tool calls; ${facts.toolErrors ?? 0} failed and ${facts.retries ?? 0} repeated a failed one.`);
   return lines;
 }
 
@@ -240,31 +252,55 @@ function failureSignals(r: AttemptRecord): SignalDraft[] {
   const out: SignalDraft[] = [];
   if (r.timedOut) {
     out.push(
-      draft(r, 'timeout', 'high', tags, {
-        happened: `${capitalise(where(r))} ran out of its ${r.plan.timeoutMinutes} minutes (timeout_minutes) on attempt ${r.attempt}.\n\n${reason}`,
-        context: context.join('\n'),
-        cause: failure.step ? `The work stopped in step "${failure.step}": the step takes longer than the plan allows, or it waits on something that never comes.` : 'The work takes longer than timeout_minutes allows, or the agent waited on something that never came.',
-      }, facts),
+      draft(
+        r,
+        'timeout',
+        'high',
+        tags,
+        {
+          happened: `${capitalise(where(r))} ran out of its ${r.plan.timeoutMinutes} minutes (timeout_minutes) on attempt ${r.attempt}.\n\n${reason}`,
+          context: context.join('\n'),
+          cause: failure.step
+            ? `The work stopped in step "${failure.step}": the step takes longer than the plan allows, or it waits on something that never comes.`
+            : 'The work takes longer than timeout_minutes allows, or the agent waited on something that never came.',
+        },
+        facts,
+      ),
     );
   }
   if (same) {
     out.push(
-      draft(r, 'stuck', 'high', tags, {
-        happened: `${capitalise(where(r))} failed the same way as its attempt before: ${describeFailure(failure)} (attempt ${r.attempt}, as attempt ${r.previous!.attempt}).\n\n${reason}`,
-        context: context.join('\n'),
-        cause: 'Another attempt changed nothing that matters to this failure: the plan, its checks or what the agent is told must change, not the number of tries.',
-      }, { ...facts, previous: r.previous!.attempt }),
+      draft(
+        r,
+        'stuck',
+        'high',
+        tags,
+        {
+          happened: `${capitalise(where(r))} failed the same way as its attempt before: ${describeFailure(failure)} (attempt ${r.attempt}, as attempt ${r.previous!.attempt}).\n\n${reason}`,
+          context: context.join('\n'),
+          cause:
+            'Another attempt changed nothing that matters to this failure: the plan, its checks or what the agent is told must change, not the number of tries.',
+        },
+        { ...facts, previous: r.previous!.attempt },
+      ),
     );
   } else if (!r.timedOut) {
     out.push(
-      draft(r, 'struggle', 'medium', tags, {
-        happened: `Attempt ${r.attempt} at ${where(r)} failed: ${describeFailure(failure)}.\n\n${reason}`,
-        context: context.join('\n'),
-        cause:
-          failure.kind === 'verification'
-            ? 'The agent finished, but the work does not meet the checks named above.'
-            : 'The agent could not finish the plan; its own error is quoted above.',
-      }, facts),
+      draft(
+        r,
+        'struggle',
+        'medium',
+        tags,
+        {
+          happened: `Attempt ${r.attempt} at ${where(r)} failed: ${describeFailure(failure)}.\n\n${reason}`,
+          context: context.join('\n'),
+          cause:
+            failure.kind === 'verification'
+              ? 'The agent finished, but the work does not meet the checks named above.'
+              : 'The agent could not finish the plan; its own error is quoted above.',
+        },
+        facts,
+      ),
     );
   }
   return out;
@@ -294,7 +330,14 @@ function repairSignals(r: AttemptRecord): SignalDraft[] {
   const fixed = [
     ...(fix.said.length > 0 ? [`The agent said: ${fix.said.map(quoted).join('; ')}.`] : []),
     ...(fix.added.length > 0 ? [`Its diff adds ${fix.added.map(sayAddition).join(', ')}.`] : []),
-    ...(fix.files.length > 0 ? [`It changed ${fix.files.slice(0, 10).map((f) => `\`${f}\``).join(', ')}${fix.files.length > 10 ? ', …' : ''}.`] : []),
+    ...(fix.files.length > 0
+      ? [
+          `It changed ${fix.files
+            .slice(0, 10)
+            .map((f) => `\`${f}\``)
+            .join(', ')}${fix.files.length > 10 ? ', …' : ''}.`,
+        ]
+      : []),
   ];
   const facts = {
     outcome: 'verified',
@@ -318,22 +361,41 @@ function repairSignals(r: AttemptRecord): SignalDraft[] {
   };
   const error = last?.said !== undefined ? `: ${quoted(last.said)}` : '';
   const out = [
-    draft(r, 'repair', r.failedBefore >= 2 ? 'medium' : 'low', tags, {
-      happened: [
-        `${capitalise(where(r))} passed on attempt ${r.attempt}, after ${r.failedBefore} failed attempt${r.failedBefore === 1 ? '' : 's'}${error}.`,
-        ...(fixed.length > 0 ? ['', `What fixed it: ${fixed.join(' ')}`] : []),
-      ].join('\n'),
-      context: [...context, ...(validation.length > 0 ? [`The check${validation.length === 1 ? '' : 's'} that now pass: ${validation.map((c) => `\`${c}\``).join(', ')}.`] : [])].join('\n'),
-      cause: last ? `What failed before (${describeFailure(last)}) was put right in this attempt${fix.said.length > 0 ? `: ${fix.said.map(quoted).join('; ')}` : ''}.` : 'An earlier attempt failed; this one put it right.',
-    }, facts),
+    draft(
+      r,
+      'repair',
+      r.failedBefore >= 2 ? 'medium' : 'low',
+      tags,
+      {
+        happened: [
+          `${capitalise(where(r))} passed on attempt ${r.attempt}, after ${r.failedBefore} failed attempt${r.failedBefore === 1 ? '' : 's'}${error}.`,
+          ...(fixed.length > 0 ? ['', `What fixed it: ${fixed.join(' ')}`] : []),
+        ].join('\n'),
+        context: [
+          ...context,
+          ...(validation.length > 0 ? [`The check${validation.length === 1 ? '' : 's'} that now pass: ${validation.map((c) => `\`${c}\``).join(', ')}.`] : []),
+        ].join('\n'),
+        cause: last
+          ? `What failed before (${describeFailure(last)}) was put right in this attempt${fix.said.length > 0 ? `: ${fix.said.map(quoted).join('; ')}` : ''}.`
+          : 'An earlier attempt failed; this one put it right.',
+      },
+      facts,
+    ),
   ];
   if (r.failedBefore >= STRUGGLE_AFTER_FAILURES) {
     out.push(
-      draft(r, 'struggle', 'high', tags, {
-        happened: `${capitalise(where(r))} needed ${r.attempt} attempts to pass.`,
-        context: context.join('\n'),
-        cause: 'The plan is harder than it reads, or its brief lacks what the agent needs to get it right the first time.',
-      }, { ...facts, reason: 'attempts' }),
+      draft(
+        r,
+        'struggle',
+        'high',
+        tags,
+        {
+          happened: `${capitalise(where(r))} needed ${r.attempt} attempts to pass.`,
+          context: context.join('\n'),
+          cause: 'The plan is harder than it reads, or its brief lacks what the agent needs to get it right the first time.',
+        },
+        { ...facts, reason: 'attempts' },
+      ),
     );
   }
   return out;
@@ -346,21 +408,46 @@ function streamStruggle(r: AttemptRecord, alreadyStruggling: boolean): SignalDra
   const retries = facts.retries ?? 0;
   if (errors < STRUGGLE_TOOL_ERRORS && retries < STRUGGLE_RETRIES) return [];
   return [
-    draft(r, 'struggle', errors >= 2 * STRUGGLE_TOOL_ERRORS || retries >= 2 * STRUGGLE_RETRIES ? 'medium' : 'low', deriveTags(planSources(r.plan)), {
-      happened: `The agent on ${where(r)} had ${errors} failing tool call${errors === 1 ? '' : 's'} and ${retries} retr${retries === 1 ? 'y' : 'ies'} of a failed call, of ${facts.toolCalls ?? 0} calls.`,
-      context: baseContext(r).join('\n'),
-      cause: 'The agent went by trial and error: something it needed (a command, a path, an API) was not what it expected.',
-    }, { reason: 'tool-errors', toolCalls: facts.toolCalls ?? 0, toolErrors: errors, retries }),
+    draft(
+      r,
+      'struggle',
+      errors >= 2 * STRUGGLE_TOOL_ERRORS || retries >= 2 * STRUGGLE_RETRIES ? 'medium' : 'low',
+      deriveTags(planSources(r.plan)),
+      {
+        happened: `The agent on ${where(r)} had ${errors} failing tool call${errors === 1 ? '' : 's'} and ${retries} retr${retries === 1 ? 'y' : 'ies'} of a failed call, of ${facts.toolCalls ?? 0} calls.`,
+        context: baseContext(r).join('\n'),
+        cause: 'The agent went by trial and error: something it needed (a command, a path, an API) was not what it expected.',
+      },
+      { reason: 'tool-errors', toolCalls: facts.toolCalls ?? 0, toolErrors: errors, retries },
+    ),
   ];
 }
 
 function deviationSignals(r: AttemptRecord): SignalDraft[] {
   return r.undeclaredWrites.map((d) =>
-    draft(r, 'deviation', d.impact, deriveTags({ files: d.files }), {
-      happened: `${capitalise(where(r))} changed ${d.files.length === 1 ? 'a file' : `${d.files.length} files`} outside its files_modified: ${d.files.slice(0, 20).map((f) => `\`${f}\``).join(', ')}${d.files.length > 20 ? ', …' : ''}.`,
-      context: [...baseContext(r), `files_modified: ${r.plan.filesModified.length > 0 ? r.plan.filesModified.map((f) => `\`${f}\``).join(', ') : 'none'}.`].join('\n'),
-      cause: `${d.reason} Either the plan should declare these files, or the agent went beyond the plan.`,
-    }, { files: d.files, ...signatureOf(`undeclared write outside files_modified: ${[...new Set(d.files.map((f) => (f.includes('/') ? `${f.split('/')[0]}/` : f)))].sort().join(', ')}`) }),
+    draft(
+      r,
+      'deviation',
+      d.impact,
+      deriveTags({ files: d.files }),
+      {
+        happened: `${capitalise(where(r))} changed ${d.files.length === 1 ? 'a file' : `${d.files.length} files`} outside its files_modified: ${d.files
+          .slice(0, 20)
+          .map((f) => `\`${f}\``)
+          .join(', ')}${d.files.length > 20 ? ', …' : ''}.`,
+        context: [
+          ...baseContext(r),
+          `files_modified: ${r.plan.filesModified.length > 0 ? r.plan.filesModified.map((f) => `\`${f}\``).join(', ') : 'none'}.`,
+        ].join('\n'),
+        cause: `${d.reason} Either the plan should declare these files, or the agent went beyond the plan.`,
+      },
+      {
+        files: d.files,
+        ...signatureOf(
+          `undeclared write outside files_modified: ${[...new Set(d.files.map((f) => (f.includes('/') ? `${f.split('/')[0]}/` : f)))].sort().join(', ')}`,
+        ),
+      },
+    ),
   );
 }
 
@@ -383,21 +470,36 @@ function configSignals(r: AttemptRecord): SignalDraft[] {
   const tags = deriveTags({ words: ['config', r.agent] });
   if (model !== undefined && wanted !== undefined && !sameModel(wanted, model)) {
     out.push(
-      draft(r, 'config', 'medium', deriveTags({ words: ['config', 'model', r.agent] }), {
-        happened: `The ${r.agent} agent on ${where(r)} ran the model \`${model}\`; the configuration asks for \`${wanted}\`.`,
-        context: baseContext(r).join('\n'),
-        cause: 'The configured model was not honoured: an alias resolved differently, an account without access to it, or a setting that overrides the one in .github/harness.yml.',
-      }, { configured: wanted, reported: model }),
+      draft(
+        r,
+        'config',
+        'medium',
+        deriveTags({ words: ['config', 'model', r.agent] }),
+        {
+          happened: `The ${r.agent} agent on ${where(r)} ran the model \`${model}\`; the configuration asks for \`${wanted}\`.`,
+          context: baseContext(r).join('\n'),
+          cause:
+            'The configured model was not honoured: an alias resolved differently, an account without access to it, or a setting that overrides the one in .github/harness.yml.',
+        },
+        { configured: wanted, reported: model },
+      ),
     );
   }
   const named = r.seen?.agent;
   if (named !== undefined && named !== r.agent) {
     out.push(
-      draft(r, 'config', 'medium', tags, {
-        happened: `${capitalise(where(r))} was given to the ${r.agent} agent, but the agent that answered calls itself \`${named}\`.`,
-        context: baseContext(r).join('\n'),
-        cause: 'The agent configured under that name runs something else than the configuration says.',
-      }, { configured: r.agent, reported: named }),
+      draft(
+        r,
+        'config',
+        'medium',
+        tags,
+        {
+          happened: `${capitalise(where(r))} was given to the ${r.agent} agent, but the agent that answered calls itself \`${named}\`.`,
+          context: baseContext(r).join('\n'),
+          cause: 'The agent configured under that name runs something else than the configuration says.',
+        },
+        { configured: r.agent, reported: named },
+      ),
     );
   }
   return out;
@@ -407,11 +509,20 @@ function insightSignals(r: AttemptRecord): SignalDraft[] {
   // An insight reported while repairing a failure is the agent's account of the fix: evidence of that failure's cluster.
   const repairs = r.end === 'verified' && r.failedBefore > 0 ? r.previous?.failure?.signature : undefined;
   return (r.seen?.insights ?? []).map((insight: Insight) =>
-    draft(r, insight.kind, 'low', deriveTags(planSources(r.plan, undefined, { words: insight.tags ?? [] })), {
-      happened: [insight.summary, ...(insight.detail ? ['', insight.detail] : [])].join('\n'),
-      context: [`Reported by the ${r.agent} agent while working on ${where(r)}, attempt ${r.attempt}, which ${r.end === 'verified' ? 'passed' : r.end === 'failed' ? 'failed' : 'stopped for a person'}.`].join('\n'),
-      cause: "The agent's own account; harness has not checked it.",
-    }, { reported: 'agent', ...(repairs ? { signature: repairs, repairs: true } : {}) }),
+    draft(
+      r,
+      insight.kind,
+      'low',
+      deriveTags(planSources(r.plan, undefined, { words: insight.tags ?? [] })),
+      {
+        happened: [insight.summary, ...(insight.detail ? ['', insight.detail] : [])].join('\n'),
+        context: [
+          `Reported by the ${r.agent} agent while working on ${where(r)}, attempt ${r.attempt}, which ${r.end === 'verified' ? 'passed' : r.end === 'failed' ? 'failed' : 'stopped for a person'}.`,
+        ].join('\n'),
+        cause: "The agent's own account; harness has not checked it.",
+      },
+      { reported: 'agent', ...(repairs ? { signature: repairs, repairs: true } : {}) },
+    ),
   );
 }
 
@@ -419,11 +530,21 @@ function useSignals(r: AttemptRecord): SignalDraft[] {
   const entries = r.knowledge ?? [];
   if (r.end !== 'verified' || entries.length === 0) return [];
   return [
-    draft(r, 'use', 'low', deriveTags(planSources(r.plan)), {
-      happened: `${capitalise(where(r))} passed with ${entries.length} piece${entries.length === 1 ? '' : 's'} of knowledge in its brief: ${entries.map((e) => `${e.kind} \`${e.path}\``).join(', ')}.`,
-      context: entries.map((e) => `- ${e.kind} \`${e.path}\` (${e.title}): ${e.why}`).join('\n'),
-      cause: 'Surfacing chose these for the plan; the plan passed with them in the brief.',
-    }, { entries: entries.map((e) => e.path), ...(entries.some((e) => e.signatures?.length) ? { briefedFor: [...new Set(entries.flatMap((e) => e.signatures ?? []))] } : {}) }),
+    draft(
+      r,
+      'use',
+      'low',
+      deriveTags(planSources(r.plan)),
+      {
+        happened: `${capitalise(where(r))} passed with ${entries.length} piece${entries.length === 1 ? '' : 's'} of knowledge in its brief: ${entries.map((e) => `${e.kind} \`${e.path}\``).join(', ')}.`,
+        context: entries.map((e) => `- ${e.kind} \`${e.path}\` (${e.title}): ${e.why}`).join('\n'),
+        cause: 'Surfacing chose these for the plan; the plan passed with them in the brief.',
+      },
+      {
+        entries: entries.map((e) => e.path),
+        ...(entries.some((e) => e.signatures?.length) ? { briefedFor: [...new Set(entries.flatMap((e) => e.signatures ?? []))] } : {}),
+      },
+    ),
   ];
 }
 
@@ -456,7 +577,14 @@ export interface CompletedPlan {
  * A phase verified: one `completion` signal for the whole phase, not one per plan (the plans'
  * own facts are in their SUMMARY.md), so that success is on record without drowning the rest.
  */
-export function phaseCompletion(input: { spec: string; phase: Phase; plans: readonly Plan[]; done: readonly CompletedPlan[]; report?: VerificationReport; imports?: ReadonlyMap<string, readonly string[]> }): SignalDraft {
+export function phaseCompletion(input: {
+  spec: string;
+  phase: Phase;
+  plans: readonly Plan[];
+  done: readonly CompletedPlan[];
+  report?: VerificationReport;
+  imports?: ReadonlyMap<string, readonly string[]>;
+}): SignalDraft {
   const { phase, done } = input;
   const attempts = done.reduce((n, p) => n + (p.attempts ?? 1), 0);
   const timed = done.filter((p) => p.minutes !== undefined);
@@ -468,7 +596,10 @@ export function phaseCompletion(input: { spec: string; phase: Phase; plans: read
     checks: [...input.plans.flatMap((p) => p.mustPass.map((c) => c.type)), ...phase.mustPass.map((c) => c.type)],
     commands: phase.mustPass.flatMap((c) => commandOf(c) ?? []),
   });
-  const lines = done.map((p) => `- ${p.id} ${p.title}${p.attempts !== undefined && p.attempts > 1 ? `: ${p.attempts} attempts` : ''}${p.minutes !== undefined ? ` (${p.minutes > 0 ? p.minutes : '<0.1'} min)` : ''}`);
+  const lines = done.map(
+    (p) =>
+      `- ${p.id} ${p.title}${p.attempts !== undefined && p.attempts > 1 ? `: ${p.attempts} attempts` : ''}${p.minutes !== undefined ? ` (${p.minutes > 0 ? p.minutes : '<0.1'} min)` : ''}`,
+  );
   return {
     type: 'completion',
     severity: 'low',
@@ -476,7 +607,7 @@ export function phaseCompletion(input: { spec: string; phase: Phase; plans: read
     phase: phase.id,
     tags,
     happened: `Phase ${phase.id} (${phase.title}) of ${input.spec} was verified: ${done.length} plan${done.length === 1 ? '' : 's'}${timed.length > 0 ? ` in ${minutes >= 1 ? `${minutes} minutes` : 'under a minute'} of work` : ''}, ${attempts === done.length ? `${done.length === 1 ? 'on its' : 'each on its'} first attempt` : `${attempts} attempts`}.\n\n${lines.join('\n')}`,
-    context: `${checks.length > 0 ? `Phase-level verification ran ${checks.length} check${checks.length === 1 ? '' : 's'} on the merged work; all passed.` : 'The phase has no checks of its own beyond its plans\'.'}${retried.length > 0 ? ` Needed more than one attempt: ${retried.map((p) => p.id).join(', ')}.` : ''}`,
+    context: `${checks.length > 0 ? `Phase-level verification ran ${checks.length} check${checks.length === 1 ? '' : 's'} on the merged work; all passed.` : "The phase has no checks of its own beyond its plans'."}${retried.length > 0 ? ` Needed more than one attempt: ${retried.map((p) => p.id).join(', ')}.` : ''}`,
     cause: retried.length > 0 ? 'Most plans passed at once; the ones that did not have their own signals.' : 'Every plan passed on its first attempt.',
     metadata: {
       plans: done.length,
@@ -507,7 +638,9 @@ export function interruptedSignal(input: { spec: string; plans: readonly Stopped
     tags: deriveTags({ files: plans.flatMap((p) => p.filesModified), words: ['interrupted'] }),
     happened: `${input.by} stopped ${plans.length === 0 ? `the run of ${input.spec}` : `${plans.map((p) => `plan ${p.id} (${p.title})`).join(', ')} of ${input.spec}`} while ${plans.length === 1 ? 'it was' : 'they were'} running.`,
     context: [
-      ...(plans.length > 0 ? plans.map((p) => `- ${p.id}: files ${p.filesModified.map((f) => `\`${f}\``).join(', ') || 'not known here'}`) : ['No plan was running.']),
+      ...(plans.length > 0
+        ? plans.map((p) => `- ${p.id}: files ${p.filesModified.map((f) => `\`${f}\``).join(', ') || 'not known here'}`)
+        : ['No plan was running.']),
       ...(input.context ? ['', input.context] : []),
     ].join('\n'),
     cause: 'A person chose to stop the work: it was going wrong, taking too long, or no longer wanted.',

@@ -53,7 +53,8 @@ export function tracedPorts<P extends Pick<AttemptPorts, 'progress'>>(ports: P, 
   const checks = new Map<string, TraceSpan>();
   const waits = new Map<string, TraceSpan>();
   const tools = new Map<string, TraceSpan>();
-  const toolSpan = (id: string, name: string) => tracer.start(`tool ${name}`, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'gen_ai.tool.call.id': id }, agent ?? under());
+  const toolSpan = (id: string, name: string) =>
+    tracer.start(`tool ${name}`, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'gen_ai.tool.call.id': id }, agent ?? under());
   const under = () => stage ?? root;
   const follow = (event: AttemptEvent): void => {
     switch (event.kind) {
@@ -68,7 +69,14 @@ export function tracedPorts<P extends Pick<AttemptPorts, 'progress'>>(ports: P, 
         under().event('progress', { 'harness.message': event.message.slice(0, 500) });
         return;
       case 'agent-waiting':
-        waits.set(event.checkpoint.id, tracer.start(`wait for a person: ${event.checkpoint.id}`, { 'harness.checkpoint': event.checkpoint.id, 'harness.checkpoint_kind': event.checkpoint.kind }, under()));
+        waits.set(
+          event.checkpoint.id,
+          tracer.start(
+            `wait for a person: ${event.checkpoint.id}`,
+            { 'harness.checkpoint': event.checkpoint.id, 'harness.checkpoint_kind': event.checkpoint.kind },
+            under(),
+          ),
+        );
         return;
       case 'agent-answered':
         waits.get(event.checkpoint.id)?.end();
@@ -90,7 +98,14 @@ export function tracedPorts<P extends Pick<AttemptPorts, 'progress'>>(ports: P, 
         return;
       }
       case 'check-started':
-        checks.set(event.check.id, tracer.start(`check ${event.check.id}`, { 'harness.check': event.check.id, 'harness.check_type': event.check.type, ...(event.plan ? { 'harness.plan': event.plan } : {}) }, under()));
+        checks.set(
+          event.check.id,
+          tracer.start(
+            `check ${event.check.id}`,
+            { 'harness.check': event.check.id, 'harness.check_type': event.check.type, ...(event.plan ? { 'harness.plan': event.plan } : {}) },
+            under(),
+          ),
+        );
         return;
       case 'check': {
         const span = checks.get(event.result.id);

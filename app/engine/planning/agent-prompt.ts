@@ -54,9 +54,11 @@ export function parseAgentPrompt(file: string, text: string, required: readonly 
   }
   flush();
   const problems: Problem<'agent-prompt'>[] = [];
-  if (preamble === '') problems.push(problem(file, 1, 'agent-prompt', 'the instructions say nothing before their first "## " section: say there what every stage shares'));
+  if (preamble === '')
+    problems.push(problem(file, 1, 'agent-prompt', 'the instructions say nothing before their first "## " section: say there what every stage shares'));
   for (const want of required) {
-    if (!sections.has(want)) problems.push(problem(file, 1, 'agent-prompt', `no "## ${want}" section: harness gives that section to the agent at one of its stages; add it back`));
+    if (!sections.has(want))
+      problems.push(problem(file, 1, 'agent-prompt', `no "## ${want}" section: harness gives that section to the agent at one of its stages; add it back`));
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, prompt: { file, preamble, sections } };
 }

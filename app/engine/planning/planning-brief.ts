@@ -39,7 +39,10 @@ export function planningValues(input: PlanningBriefInput): Record<string, string
     phase: phaseId ?? nextPhase,
     phase_title: phase?.title ?? '(not in the roadmap yet)',
     phase_goal: phase?.goal ?? '(none written)',
-    phase_checks: phase && phase.mustPass.length > 0 ? phase.mustPass.map((c) => `- \`${c.id}\` (${c.type})${c.description ? `: ${c.description}` : ''}`).join('\n') : '- (none yet)',
+    phase_checks:
+      phase && phase.mustPass.length > 0
+        ? phase.mustPass.map((c) => `- \`${c.id}\` (${c.type})${c.description ? `: ${c.description}` : ''}`).join('\n')
+        : '- (none yet)',
     goal: command.name === 'add-phase' ? command.goal : '',
     files: [...input.stage.writes, ...(input.stage.writesSome ? [input.stage.writesSome] : [])].map((f) => `- \`${join(specDir, f)}\``).join('\n'),
     now: input.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),

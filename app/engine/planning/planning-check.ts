@@ -58,7 +58,8 @@ export function checkPlanningStage(input: PlanningCheckInput): PlanningCheck {
   }
   if (stage.writesSome !== undefined) {
     const match = picomatch(stage.writesSome, PICOMATCH_OPTIONS);
-    if (!input.after.some((f) => match(f.path))) found.push(problem(stage.writesSome, 1, 'missing', `\`${command.name}\` must write at least one plan here, and wrote none`));
+    if (!input.after.some((f) => match(f.path)))
+      found.push(problem(stage.writesSome, 1, 'missing', `\`${command.name}\` must write at least one plan here, and wrote none`));
   }
 
   const loaded = loadSpec(input.after);
@@ -73,7 +74,9 @@ export function checkPlanningStage(input: PlanningCheckInput): PlanningCheck {
     found.push(...commandProblems(command, spec, input.before.spec));
     // A phase or plan that lacked a goal, truths or checks before the command ran is as it was written, not the agent's doing
     // (add-phase must leave the phases there were as they are); create-roadmap writes the whole roadmap, every phase in it its own.
-    const before = new Set(input.before.spec && command.name !== 'create-roadmap' ? itemProblems(command, input.before.spec).map((p) => formatProblem(p as Problem)) : []);
+    const before = new Set(
+      input.before.spec && command.name !== 'create-roadmap' ? itemProblems(command, input.before.spec).map((p) => formatProblem(p as Problem)) : [],
+    );
     for (const p of itemProblems(command, spec)) (before.has(formatProblem(p as Problem)) ? earlier : found).push(p);
   }
   const shown = (p: Problem<string>) => formatProblem(p as Problem, input.specDir === '.' ? '' : input.specDir);
@@ -83,7 +86,19 @@ export function checkPlanningStage(input: PlanningCheckInput): PlanningCheck {
 /** Each section named, as a `## ` heading with text under it before the next heading. */
 function sectionProblems(path: string, body: string, sections: readonly string[]): Problem<string>[] {
   const lines = body.split('\n');
-  const headings = lines.flatMap((l, i) => (/^##\s/.test(l) ? [{ title: l.replace(/^##\s+/, '').trim().toLowerCase(), at: i }] : []));
+  const headings = lines.flatMap((l, i) =>
+    /^##\s/.test(l)
+      ? [
+          {
+            title: l
+              .replace(/^##\s+/, '')
+              .trim()
+              .toLowerCase(),
+            at: i,
+          },
+        ]
+      : [],
+  );
   const out: Problem<string>[] = [];
   for (const section of sections) {
     const h = headings.find((x) => x.title === section.toLowerCase());
@@ -92,7 +107,10 @@ function sectionProblems(path: string, body: string, sections: readonly string[]
       continue;
     }
     const next = lines.findIndex((l, i) => i > h.at && /^#{1,2}\s/.test(l));
-    const under = lines.slice(h.at + 1, next < 0 ? undefined : next).join('\n').trim();
+    const under = lines
+      .slice(h.at + 1, next < 0 ? undefined : next)
+      .join('\n')
+      .trim();
     if (under === '') out.push(problem(path, h.at + 1, 'section', `the "## ${section}" section is empty; write what it says (or "none" where that is so)`));
   }
   return out;
@@ -115,7 +133,8 @@ function verdictProblems(path: string, body: string): Problem<string>[] {
   const out: Problem<string>[] = [];
   const fm = parseFrontmatter(path, body, false);
   const verdict = fm.ok ? fm.frontmatter.data.verdict : undefined;
-  if (verdict !== 'pass' && verdict !== 'gaps') out.push(problem(path, 1, 'verdict', 'give the verdict in the frontmatter: `verdict: pass` or `verdict: gaps`'));
+  if (verdict !== 'pass' && verdict !== 'gaps')
+    out.push(problem(path, 1, 'verdict', 'give the verdict in the frontmatter: `verdict: pass` or `verdict: gaps`'));
   if (!/^## Coverage\s*$/m.test(body)) out.push(problem(path, 1, 'coverage', 'show each success criterion against the plans under a "## Coverage" heading'));
   return out;
 }
@@ -134,7 +153,8 @@ function commandProblems(command: PlanningCommand, spec: Spec, before: Spec | un
         }
         for (const old of before?.phases ?? []) {
           const now = spec.phases.find((p) => p.id === old.id);
-          if (!now || now.goal !== old.goal) out.push(problem('ROADMAP.md', 1, 'add-phase', `add-phase changed phase ${old.id}; leave the existing phases as they are`));
+          if (!now || now.goal !== old.goal)
+            out.push(problem('ROADMAP.md', 1, 'add-phase', `add-phase changed phase ${old.id}; leave the existing phases as they are`));
         }
       }
       break;
@@ -157,15 +177,31 @@ function itemProblems(command: PlanningCommand, spec: Spec): Problem<string>[] {
       for (const phase of spec.phases) {
         if (!phase.goal?.trim()) out.push(problem('ROADMAP.md', 1, 'phase-goal', `phase ${phase.id} has no goal: say what is true when it is done`));
         if (phase.mustPass.length === 0) {
-          out.push(problem('ROADMAP.md', 1, 'phase-checks', `phase ${phase.id} has no must_pass: give it the checks that prove its success criteria on the merged work`));
+          out.push(
+            problem(
+              'ROADMAP.md',
+              1,
+              'phase-checks',
+              `phase ${phase.id} has no must_pass: give it the checks that prove its success criteria on the merged work`,
+            ),
+          );
         }
       }
       break;
     case 'plan-phase':
       for (const id of spec.phases.find((p) => p.id === command.phase)?.plans ?? []) {
         const plan = spec.planById.get(id)!;
-        if (plan.truths.length === 0) out.push(problem(plan.file, 1, 'plan-truths', `plan ${id} has no truths: say what must be true when it is done (goal-backward from the phase's success criteria)`));
-        if (plan.filesModified.length === 0) out.push(problem(plan.file, 1, 'plan-files', `plan ${id} has no files_modified: name what it changes, so that plans can run side by side`));
+        if (plan.truths.length === 0)
+          out.push(
+            problem(
+              plan.file,
+              1,
+              'plan-truths',
+              `plan ${id} has no truths: say what must be true when it is done (goal-backward from the phase's success criteria)`,
+            ),
+          );
+        if (plan.filesModified.length === 0)
+          out.push(problem(plan.file, 1, 'plan-files', `plan ${id} has no files_modified: name what it changes, so that plans can run side by side`));
         if (plan.mustPass.length === 0) out.push(problem(plan.file, 1, 'plan-checks', `plan ${id} has no must_pass: give it checks a machine can run`));
       }
       break;

@@ -71,7 +71,7 @@ export function parsePlanningArgs(name: PlanningName, rest: string): PlanningArg
   }
   if (name === 'add-phase') {
     const m = QUOTED.exec(text);
-    if (!m) return usage(text === '' ? 'say the phase\'s goal in quotes' : 'put the goal in double quotes, and nothing after it');
+    if (!m) return usage(text === '' ? "say the phase's goal in quotes" : 'put the goal in double quotes, and nothing after it');
     const goal = m[1]!.replace(/\s+/g, ' ').trim();
     if (goal === '') return usage('the goal is empty');
     if (goal.length > GOAL_MAX) return usage(`the goal is ${goal.length} characters; keep it to ${GOAL_MAX}`);

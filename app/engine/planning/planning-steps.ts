@@ -69,7 +69,17 @@ export interface DiscussState {
 export function planningStages(command: PlanningCommand, discuss: DiscussState = { questions: false, answers: false }): PlanningStage[] {
   switch (command.name) {
     case 'plan-spec':
-      return [{ id: 'project', agent: 'planner', section: 'Project', title: 'PROJECT.md from SPEC.md', writes: ['planning/PROJECT.md'], may: ['planning/PROJECT.md'], sections: PROJECT_SECTIONS }];
+      return [
+        {
+          id: 'project',
+          agent: 'planner',
+          section: 'Project',
+          title: 'PROJECT.md from SPEC.md',
+          writes: ['planning/PROJECT.md'],
+          may: ['planning/PROJECT.md'],
+          sections: PROJECT_SECTIONS,
+        },
+      ];
     case 'research-spec': {
       const researchers: PlanningStage[] = SPEC_RESEARCHERS.map((r) => ({
         id: r.id,
@@ -82,11 +92,28 @@ export function planningStages(command: PlanningCommand, discuss: DiscussState =
       }));
       return [
         ...researchers,
-        { id: 'synthesis', agent: 'researcher', section: 'Synthesis', title: 'research: the synthesis', writes: [`${RESEARCH_DIR}/SUMMARY.md`], may: [`${RESEARCH_DIR}/SUMMARY.md`], research: true },
+        {
+          id: 'synthesis',
+          agent: 'researcher',
+          section: 'Synthesis',
+          title: 'research: the synthesis',
+          writes: [`${RESEARCH_DIR}/SUMMARY.md`],
+          may: [`${RESEARCH_DIR}/SUMMARY.md`],
+          research: true,
+        },
       ];
     }
     case 'define-requirements':
-      return [{ id: 'requirements', agent: 'planner', section: 'Requirements', title: 'REQUIREMENTS.md', writes: ['planning/REQUIREMENTS.md'], may: ['planning/REQUIREMENTS.md'] }];
+      return [
+        {
+          id: 'requirements',
+          agent: 'planner',
+          section: 'Requirements',
+          title: 'REQUIREMENTS.md',
+          writes: ['planning/REQUIREMENTS.md'],
+          may: ['planning/REQUIREMENTS.md'],
+        },
+      ];
     case 'create-roadmap':
       return [{ id: 'roadmap', agent: 'planner', section: 'Roadmap', title: 'ROADMAP.md', writes: ['ROADMAP.md'], may: ['ROADMAP.md'] }];
     case 'add-phase':
@@ -94,13 +121,41 @@ export function planningStages(command: PlanningCommand, discuss: DiscussState =
     case 'discuss-phase': {
       const paths = discussPaths(command.phase);
       if (discuss.questions && discuss.answers) {
-        return [{ id: 'context', agent: 'planner', section: 'Discussion', title: `the context of phase ${command.phase} from the answers`, writes: [paths.context], may: [paths.context] }];
+        return [
+          {
+            id: 'context',
+            agent: 'planner',
+            section: 'Discussion',
+            title: `the context of phase ${command.phase} from the answers`,
+            writes: [paths.context],
+            may: [paths.context],
+          },
+        ];
       }
-      return [{ id: 'questions', agent: 'planner', section: 'Questions', title: `questions about phase ${command.phase}`, writes: [paths.questions], may: [paths.questions] }];
+      return [
+        {
+          id: 'questions',
+          agent: 'planner',
+          section: 'Questions',
+          title: `questions about phase ${command.phase}`,
+          writes: [paths.questions],
+          may: [paths.questions],
+        },
+      ];
     }
     case 'research-phase': {
       const path = phaseResearchPath(command.phase);
-      return [{ id: 'research-phase', agent: 'researcher', section: 'Phase', title: `research for phase ${command.phase}`, writes: [path], may: [path], research: true }];
+      return [
+        {
+          id: 'research-phase',
+          agent: 'researcher',
+          section: 'Phase',
+          title: `research for phase ${command.phase}`,
+          writes: [path],
+          may: [path],
+          research: true,
+        },
+      ];
     }
     case 'plan-phase':
       return [
@@ -114,7 +169,15 @@ export function planningStages(command: PlanningCommand, discuss: DiscussState =
           may: [`planning/plans/${command.phase}-*/**`, `planning/plans/${command.phase}/**`],
         },
         // The plans, once they validate, are judged goal-backward by the verifier: its verdict is for the person reviewing them.
-        { id: 'plans-check', agent: 'verifier', section: 'Plans check', title: `a check of the plans of phase ${command.phase}`, writes: [plansCheckPath(command.phase)], may: [plansCheckPath(command.phase)], verdict: true },
+        {
+          id: 'plans-check',
+          agent: 'verifier',
+          section: 'Plans check',
+          title: `a check of the plans of phase ${command.phase}`,
+          writes: [plansCheckPath(command.phase)],
+          may: [plansCheckPath(command.phase)],
+          verdict: true,
+        },
       ];
     case 'map-codebase': {
       const files = CODEBASE_DOCUMENTS.map((d) => `${CODEBASE_DIR}/${d}.md`);
@@ -137,7 +200,9 @@ export function planningSubject(command: PlanningCommand, spec: string, stages: 
     case 'add-phase':
       return `plan ${spec}: add a phase to the roadmap`;
     case 'discuss-phase':
-      return stages[0]?.id === 'context' ? `plan ${spec}: context of phase ${command.phase} from the discussion` : `plan ${spec}: questions about phase ${command.phase}`;
+      return stages[0]?.id === 'context'
+        ? `plan ${spec}: context of phase ${command.phase} from the discussion`
+        : `plan ${spec}: questions about phase ${command.phase}`;
     case 'research-phase':
       return `plan ${spec}: research for phase ${command.phase}`;
     case 'plan-phase':

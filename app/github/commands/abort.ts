@@ -30,7 +30,9 @@ export async function abort(inv: Invocation, command: Extract<Command, { name: '
   }
 
   const checkRuns: { id: number; detailsUrl?: string }[] =
-    inv.place.kind === 'check' ? [{ id: inv.place.checkRunId, ...(inv.place.detailsUrl ? { detailsUrl: inv.place.detailsUrl } : {}) }] : await openPlanCheckRuns(inv, spec, view.plan);
+    inv.place.kind === 'check'
+      ? [{ id: inv.place.checkRunId, ...(inv.place.detailsUrl ? { detailsUrl: inv.place.detailsUrl } : {}) }]
+      : await openPlanCheckRuns(inv, spec, view.plan);
   const cancelled: number[] = [];
   for (const id of await runsToCancel(inv, spec, view.plan, checkRuns)) if ((await inv.github.cancelRun(id)) === 'cancelling') cancelled.push(id);
   const before = view.state;
@@ -38,14 +40,22 @@ export async function abort(inv: Invocation, command: Extract<Command, { name: '
 
   // Retry is what an aborted plan takes next: the same button a failed run gets, in place of whatever it offered.
   const summary = `Aborted by @${inv.actor}. Retry starts the plan again from scratch.`;
-  for (const { id } of checkRuns) await inv.github.updateCheckRun(id, { status: 'completed', conclusion: 'cancelled', output: { title: 'Aborted', summary }, actions: [RETRY_ACTION] });
+  for (const { id } of checkRuns)
+    await inv.github.updateCheckRun(id, { status: 'completed', conclusion: 'cancelled', output: { title: 'Aborted', summary }, actions: [RETRY_ACTION] });
 
   const what = cancelled.length === 0 ? 'no worker run was in progress' : `cancelled worker run${cancelled.length === 1 ? '' : 's'} ${cancelled.join(', ')}`;
   // A person stopped the plan: that is a signal, on the spec's signals PR (never holding up the answer's truth).
   const by = `@${inv.actor} (${inv.place.kind === 'check' ? 'the Abort button' : '/harness abort'})`;
   await captureFromApp(inv, {
     spec,
-    drafts: [interruptedSignal({ spec, plans: [{ id: view.plan, title: view.title, phase: view.phase, filesModified: [] }], by, context: `The plan was ${before}; ${what}.` })],
+    drafts: [
+      interruptedSignal({
+        spec,
+        plans: [{ id: view.plan, title: view.title, phase: view.phase, filesModified: [] }],
+        by,
+        context: `The plan was ${before}; ${what}.`,
+      }),
+    ],
     what: `${view.plan} aborted`,
     origin: `abort:${cancelled.length > 0 ? cancelled.join(',') : inv.now().toISOString()}`,
   });
@@ -60,7 +70,9 @@ export async function abort(inv: Invocation, command: Extract<Command, { name: '
 async function openPlanCheckRuns(inv: Invocation, spec: string, plan: string): Promise<{ id: number; detailsUrl?: string }[]> {
   try {
     const runs = await inv.github.checkRuns(planBranch(spec, plan), planCheck(plan));
-    return runs.filter((r) => r.status !== 'completed' || r.conclusion === 'action_required').map((r) => ({ id: r.id, ...(r.detailsUrl ? { detailsUrl: r.detailsUrl } : {}) }));
+    return runs
+      .filter((r) => r.status !== 'completed' || r.conclusion === 'action_required')
+      .map((r) => ({ id: r.id, ...(r.detailsUrl ? { detailsUrl: r.detailsUrl } : {}) }));
   } catch (e) {
     if (hasStatus(e, 404, 422)) return [];
     throw e;

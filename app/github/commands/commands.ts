@@ -60,7 +60,9 @@ async function onComment(context: Context<'issue_comment.created'>): Promise<voi
   if (context.isBot && comment.user?.login === (await inv.github.selfLogin())) return;
   const ack = await inv.github.react(comment.id, ACK);
   if (!ack.created && !(await finishedBefore(inv, ack, { id: comment.id, issue: issue.number }))) {
-    inv.log.warn(`comment ${comment.id} was acknowledged long ago and never answered (delivery ${context.id}): the delivery that took it died; handling it now`);
+    inv.log.warn(
+      `comment ${comment.id} was acknowledged long ago and never answered (delivery ${context.id}): the delivery that took it died; handling it now`,
+    );
   } else if (!ack.created) {
     inv.log.info(`comment ${comment.id} was acknowledged before (delivery ${context.id}); not handling it twice`);
     return;
@@ -75,7 +77,8 @@ async function onComment(context: Context<'issue_comment.created'>): Promise<voi
     const askedIn = `Asked by @${sender.login} in [a comment](${comment.html_url}) on #${issue.number}.`;
     const text = refused ?? (parsed instanceof ParseError ? helpText(parsed.message) : await runCommand(inv, parsed, askedIn, comment.id));
     await reply(inv, issue.number, text, [...(refused !== undefined ? [refusedMarker(sender.login)] : []), replyMarker(comment.id)]);
-    if (refused === undefined && !(parsed instanceof ParseError)) await noteFrustration(inv, parsed, { id: comment.id, author: sender.login }, { number: issue.number, comments: issue.comments ?? 0 });
+    if (refused === undefined && !(parsed instanceof ParseError))
+      await noteFrustration(inv, parsed, { id: comment.id, author: sender.login }, { number: issue.number, comments: issue.comments ?? 0 });
   } catch (e) {
     inv.log.error(e as Error, `/harness on comment ${comment.id} failed`);
     await inv.github.unreact(comment.id, ack.id).catch(unlessGitHubFails);
@@ -123,7 +126,10 @@ function commandFor(identifier: string, spec: string, plan: string, text?: strin
 async function onCheckAction(context: Context<'check_run.requested_action' | 'check_run.rerequested'>): Promise<void> {
   const { check_run: run, sender } = context.payload;
   // "Re-run" on a plan's check run is a retry of the plan: the same command, the same permission check.
-  const identifier = context.payload.action === 'rerequested' ? 'retry' : ((context.payload as { requested_action?: { identifier?: string } }).requested_action?.identifier ?? '');
+  const identifier =
+    context.payload.action === 'rerequested'
+      ? 'retry'
+      : ((context.payload as { requested_action?: { identifier?: string } }).requested_action?.identifier ?? '');
   const named = PLAN_CHECK.exec(run.name);
   const target = parseTargetId(run.external_id);
   if (!named || target?.kind !== 'plan' || target.plan !== named[1]) {

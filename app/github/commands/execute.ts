@@ -27,13 +27,21 @@ export async function execute(inv: Invocation, command: Extract<Command, { name:
   let issues = await planIssues(inv, spec);
   // A spec larger than its issue window: the plans named (a phase, a plan) get their issues now, with those they need.
   const { target } = command;
-  const made = target.kind === 'all' ? undefined : await issueAsked(inv.context, spec, issues.records, await inv.config(), (p) => (target.kind === 'phase' ? p.phase === target.phase : p.id === target.plan));
+  const made =
+    target.kind === 'all'
+      ? undefined
+      : await issueAsked(inv.context, spec, issues.records, await inv.config(), (p) =>
+          target.kind === 'phase' ? p.phase === target.phase : p.id === target.plan,
+        );
   if (made) issues = await planIssuesOf(inv, spec, made);
   const scoped = scopePlans(spec, issues.views, command.target);
   if (!scoped.ok) return `I could not run that: ${scoped.message}.`;
 
   const decision = queuePlans(issues.views, scoped.plans);
-  await setStatuses(inv, [...decision.ready.map((view) => ({ view, status: 'ready' as const })), ...decision.blocked.map((view) => ({ view, status: 'blocked' as const }))]);
+  await setStatuses(inv, [
+    ...decision.ready.map((view) => ({ view, status: 'ready' as const })),
+    ...decision.blocked.map((view) => ({ view, status: 'blocked' as const })),
+  ]);
   const round = await scheduleRound(inv.context, spec, { config: await inv.config(), issues: issuesNow(issues), ...(await roundBase(inv)) });
 
   const what = `${spec}, ${describeTarget(command.target)}`;
@@ -43,8 +51,16 @@ export async function execute(inv: Invocation, command: Extract<Command, { name:
   if (decision.blocked.length > 0) lines.push(`- blocked until what they need is verified: ${names(decision.blocked)}`);
   if (decision.untouched.length > 0) lines.push(`- left as they were: ${decision.untouched.map((u) => `${u.view.plan} (${u.why})`).join(', ')}`);
   if (decision.unqueued.length > 0) {
-    lines.push('', `They wait for ${decision.unqueued.join(', ')}, which ${decision.unqueued.length === 1 ? 'is' : 'are'} not queued: execute ${decision.unqueued.length === 1 ? 'it' : 'them'} too.`);
+    lines.push(
+      '',
+      `They wait for ${decision.unqueued.join(', ')}, which ${decision.unqueued.length === 1 ? 'is' : 'are'} not queued: execute ${decision.unqueued.length === 1 ? 'it' : 'them'} too.`,
+    );
   }
-  lines.push('', round.dispatched.length > 0 ? `Started now: ${round.dispatched.join(', ')}. Each plan issue shows its status as it changes.` : 'Nothing can start yet: the scheduling round starts each plan when what it needs is verified and a slot is free.');
+  lines.push(
+    '',
+    round.dispatched.length > 0
+      ? `Started now: ${round.dispatched.join(', ')}. Each plan issue shows its status as it changes.`
+      : 'Nothing can start yet: the scheduling round starts each plan when what it needs is verified and a slot is free.',
+  );
   return lines.join('\n');
 }

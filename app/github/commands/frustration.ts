@@ -50,12 +50,19 @@ async function countedThread(inv: Invocation, thread: readonly CommentRecord[], 
  * comment (the webhook's count says so); otherwise one read of the thread, and a signal on the
  * spec's signals PR when there is frustration to note. Never blocking.
  */
-export async function noteFrustration(inv: Invocation, command: Command, comment: { id: number; author: string }, issue: { number: number; comments: number }): Promise<void> {
+export async function noteFrustration(
+  inv: Invocation,
+  command: Command,
+  comment: { id: number; author: string },
+  issue: { number: number; comments: number },
+): Promise<void> {
   if (!changesAnything(command) || issue.comments === 0) return;
   try {
     const thread = await countedThread(inv, await inv.github.comments(issue.number), comment.author);
-    const spec = ('spec' in command ? command.spec : undefined) ?? (inv.place.kind === 'issue' ? inv.place.plan?.spec : undefined) ?? (await stickySpec(inv, thread));
-    const place = inv.place.kind === 'pull' ? `pull request #${issue.number}` : `${inv.place.kind === 'issue' && inv.place.plan ? 'plan issue' : 'issue'} #${issue.number}`;
+    const spec =
+      ('spec' in command ? command.spec : undefined) ?? (inv.place.kind === 'issue' ? inv.place.plan?.spec : undefined) ?? (await stickySpec(inv, thread));
+    const place =
+      inv.place.kind === 'pull' ? `pull request #${issue.number}` : `${inv.place.kind === 'issue' && inv.place.plan ? 'plan issue' : 'issue'} #${issue.number}`;
     const draft = frustrationSignal({ command, comment, thread, ...(spec === undefined ? {} : { spec }), place });
     if (!draft) return;
     if (draft.spec === undefined) {

@@ -137,7 +137,10 @@ export async function resolveSpec(inv: Invocation, named: string | undefined, ex
   const specs = await specsHere(inv);
   if (specs.length === 1) return { ok: true, spec: specs[0]! };
   if (specs.length > 1) {
-    return { ok: false, message: `this pull request changes ${specs.length} specs (${specs.join(', ')}); name the one you mean, as in \`${example(specs[0]!)}\`` };
+    return {
+      ok: false,
+      message: `this pull request changes ${specs.length} specs (${specs.join(', ')}); name the one you mean, as in \`${example(specs[0]!)}\``,
+    };
   }
   const where = inv.place.kind === 'pull' ? 'this pull request changes no spec' : 'this issue is not a plan issue';
   return { ok: false, message: `${where}, so name the spec, as in \`${example('SPC-001')}\`` };

@@ -53,7 +53,8 @@ export async function spike(inv: Invocation, command: Extract<Command, { name: '
       const running = (await inv.github.unfinishedWorkerRuns()).find((r) => r.displayTitle === spikeRunTitle(draft.slug));
       if (running) return `This question has a spike already: #${pr.number} (${pr.url}); its worker is ${running.status === 'queued' ? 'queued' : 'running'}.`;
       const started = await startWorker(inv, draft.slug, true);
-      if (started !== true) return `This question has a spike already: #${pr.number} (${pr.url}), with no decision yet; its worker could not be started again: ${started}.`;
+      if (started !== true)
+        return `This question has a spike already: #${pr.number} (${pr.url}), with no decision yet; its worker could not be started again: ${started}.`;
       return `This question has a spike already: #${pr.number} (${pr.url}), with no decision yet: its worker is started again, from what its branch holds.`;
     }
     case 'merged':

@@ -38,13 +38,20 @@ export async function planning(inv: Invocation, command: PlanningRequest, commen
     head_sha: head,
     status: 'queued',
     external_id: planningExternalId(spec, target),
-    output: { title: `${words}: queued`, summary: `\`${words}\` for ${spec}, asked by @${inv.actor}: the worker writes the documents, checks them and commits them to \`${pull.headRef}\`.` },
+    output: {
+      title: `${words}: queued`,
+      summary: `\`${words}\` for ${spec}, asked by @${inv.actor}: the worker writes the documents, checks them and commits them to \`${pull.headRef}\`.`,
+    },
   });
   try {
     await inv.github.dispatchWorker(pull.baseRef, { spec, plan: planningInput(target), resume: false });
   } catch (e) {
     if (!(e instanceof GitHubError)) throw e;
-    await inv.github.updateCheckRun(check.id, { status: 'completed', conclusion: 'failure', output: { title: `${words}: not started`, summary: e.explanation } });
+    await inv.github.updateCheckRun(check.id, {
+      status: 'completed',
+      conclusion: 'failure',
+      output: { title: `${words}: not started`, summary: e.explanation },
+    });
     await inv.github.deleteBranch(branch);
     return `I could not start \`${words}\`: ${e.explanation}. Nothing was changed; once that is fixed, write the command again.`;
   }

@@ -60,7 +60,8 @@ export async function respond(inv: Invocation, command: Extract<Command, { name:
       await inv.github.deleteClaimRef(ref);
       claim = await inv.github.takeClaim(ref, head, note, inv.now());
     }
-    if (!claim.won) return `Checkpoint \`${checkpoint}\` of ${spec} plan ${view.plan} (#${view.number}) is being answered by another request right now: nothing more to do.`;
+    if (!claim.won)
+      return `Checkpoint \`${checkpoint}\` of ${spec} plan ${view.plan} (#${view.number}) is being answered by another request right now: nothing more to do.`;
   }
 
   // The answer is the person's text: a harness marker in it (a reply marker, say) must not become one in the App's comment.
@@ -69,7 +70,9 @@ export async function respond(inv: Invocation, command: Extract<Command, { name:
     await inv.github.dispatchWorker(await baseBranch(inv), { spec, plan: view.plan, resume: true });
   } catch (e) {
     // No worker: the plan stays at its checkpoint and the claim goes, so the next answer (or the button again) dispatches.
-    await inv.github.deleteClaimRef(ref).catch((undo: unknown) => inv.log.error(`${ref}: could not give the answer claim back after a failed dispatch: ${String(undo)}`));
+    await inv.github
+      .deleteClaimRef(ref)
+      .catch((undo: unknown) => inv.log.error(`${ref}: could not give the answer claim back after a failed dispatch: ${String(undo)}`));
     throw e;
   }
   await setStatus(inv, view, 'running');

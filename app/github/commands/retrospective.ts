@@ -65,18 +65,30 @@ export async function retrospective(inv: Invocation, command: Extract<Command, {
   // The holdout, over the whole store as merged: what knowledge did for the plans it was offered to, and what did no better.
   const holdout = await holdoutOnGitHub({ store, root: storeRootOf(store, inv), now: inv.now(), safety: appSafety(process.env, process.cwd()) });
   const answer = [
-    ...(asked !== undefined && result.extractions.length === 0 ? [`${spec}'s run has no repair of plan ${asked} on record to make a skill of: a skill comes from a plan that failed and was then put right.`, ''] : []),
+    ...(asked !== undefined && result.extractions.length === 0
+      ? [`${spec}'s run has no repair of plan ${asked} on record to make a skill of: a skill comes from a plan that failed and was then put right.`, '']
+      : []),
     '```',
-    retrospectiveText(result.extractions, { store: storeLabel(store, inv.github), dryRun: false, spec }).replace(/\n+Written into [^\n]*\n?$/, '').trimEnd(),
+    retrospectiveText(result.extractions, { store: storeLabel(store, inv.github), dryRun: false, spec })
+      .replace(/\n+Written into [^\n]*\n?$/, '')
+      .trimEnd(),
     '```',
-    ...(result.opened.length > 0 ? ['', 'Skill pull requests (merge to approve; close with a comment saying why to reject):', ...result.opened.map((o) => `- \`${o.name}\`: ${o.url}`)] : []),
+    ...(result.opened.length > 0
+      ? ['', 'Skill pull requests (merge to approve; close with a comment saying why to reject):', ...result.opened.map((o) => `- \`${o.name}\`: ${o.url}`)]
+      : []),
     ...(extracted > result.opened.length ? ['', `${extracted - result.opened.length} more extracted; ask again once these are reviewed.`] : []),
     ...(result.limited ? ['', 'Only the newest signals were read.'] : []),
     '',
     '```',
     holdoutText(holdout.report, { fraction: config.knowledge.holdout, seed: config.knowledge.holdout_seed ?? DEFAULT_HOLDOUT_SEED }).trimEnd(),
     '```',
-    ...(holdout.opened.length > 0 ? ['', 'Retirement pull requests (merge to retire; close to keep it, and it is not proposed again):', ...holdout.opened.map((o) => `- \`${o.path}\`: ${o.url}`)] : []),
+    ...(holdout.opened.length > 0
+      ? [
+          '',
+          'Retirement pull requests (merge to retire; close to keep it, and it is not proposed again):',
+          ...holdout.opened.map((o) => `- \`${o.path}\`: ${o.url}`),
+        ]
+      : []),
     ...(holdout.more > 0 ? ['', `${holdout.more} more to retire; ask again once these are reviewed.`] : []),
     ...(holdout.limited ? ['', `Only the newest signals were read for the holdout: its figures count those.`] : []),
   ].join('\n');
@@ -121,7 +133,13 @@ export async function retrospectOnGitHub(input: GitHubRetrospectiveInput): Promi
   const branch = signalsBranch(spec, project, root === '');
   const signalsRef = (await store.github.branchSha(branch)) === undefined ? store.base : branch;
   const run = await readStoreFolders(store.github, signalsRef, ['signals'], (p) => CANDIDATE_SIGNALS.test(p), root);
-  const merged = await readStoreFolders(store.github, store.base, ['lessons', 'skills', 'skills-archived', 'spikes'], (p) => /\.lesson\.md$|\/SKILL\.md$|\/DECISION\.md$/.test(p), root);
+  const merged = await readStoreFolders(
+    store.github,
+    store.base,
+    ['lessons', 'skills', 'skills-archived', 'spikes'],
+    (p) => /\.lesson\.md$|\/SKILL\.md$|\/DECISION\.md$/.test(p),
+    root,
+  );
   const signals: SignalRecord[] = [];
   for (const f of run.files) {
     const read = readSignal(`${prefix}${f.path}`, f.text);
@@ -157,7 +175,11 @@ export async function retrospectOnGitHub(input: GitHubRetrospectiveInput): Promi
       base: store.base,
       root,
       commitMessage: `skills: retrospective of ${spec}, ${extractions.length} candidate(s)`,
-      pr: { title: 'Skill reviews: approvals, rejections and the archive', body: 'The trajectory of skills: extractions with their gates, approvals, rejections, and rejected skills kept in `skills-archived/`. Merge this as you merge signals; nothing in it reaches an agent.', labels: knowledgeLabels('skill') },
+      pr: {
+        title: 'Skill reviews: approvals, rejections and the archive',
+        body: 'The trajectory of skills: extractions with their gates, approvals, rejections, and rejected skills kept in `skills-archived/`. Merge this as you merge signals; nothing in it reaches an agent.',
+        labels: knowledgeLabels('skill'),
+      },
       build: async (at) => {
         const text = appendTrajectory(await at.read(log), events);
         return text === undefined ? [] : [{ path: log, text: (await makeSafe(text, safety)).text }];
@@ -177,7 +199,9 @@ async function skillDraft(x: Extraction, prefix: string, spec: string, safety: R
     files: [{ path: `${prefix}${x.path!}`, content: await safe(x.text!) }],
     commitMessage: await safe(`skill: ${x.name}\n\nExtracted from ${spec}'s run by /harness retrospective.`),
     title: await safe(`Skill: ${x.name}`),
-    body: await safe(`A skill extracted from ${spec}'s run (${x.candidate.source} ${x.candidate.plan ?? ''}), through the four gates:\n\n${gates}\n\nEvidence:\n${x.candidate.evidence.map((e) => `- \`${e}\``).join('\n')}\n\nMerge to approve it: agents get it from then on. Close it with a comment saying why to reject it: harness keeps it in skills-archived/ with your reason and does not propose it again.`),
+    body: await safe(
+      `A skill extracted from ${spec}'s run (${x.candidate.source} ${x.candidate.plan ?? ''}), through the four gates:\n\n${gates}\n\nEvidence:\n${x.candidate.evidence.map((e) => `- \`${e}\``).join('\n')}\n\nMerge to approve it: agents get it from then on. Close it with a comment saying why to reject it: harness keeps it in skills-archived/ with your reason and does not propose it again.`,
+    ),
     labels: knowledgeLabels('skill'),
   };
 }

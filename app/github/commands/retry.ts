@@ -27,7 +27,11 @@ export async function retry(inv: Invocation, command: Extract<Command, { name: '
   const state = isSatisfied(view) ? 'done' : view.state;
   if (state === 'queued') {
     // A ready plan no round could start: its claim may be one whose delivery died. The round recovers such a claim.
-    const round = await scheduleRound(inv.context, spec, { config: await inv.config(), ...(found.issues ? { issues: issuesNow(found.issues) } : {}), ...(await roundBase(inv)) });
+    const round = await scheduleRound(inv.context, spec, {
+      config: await inv.config(),
+      ...(found.issues ? { issues: issuesNow(found.issues) } : {}),
+      ...(await roundBase(inv)),
+    });
     return round.dispatched.includes(view.plan)
       ? `${spec} plan ${view.plan} (#${view.number}) was queued and is started now.`
       : `${spec} plan ${view.plan} (#${view.number}) is queued, not failed: a scheduling round starts it as soon as a slot is free (a claim on it is released once it has had no worker for two minutes).`;
@@ -41,7 +45,11 @@ export async function retry(inv: Invocation, command: Extract<Command, { name: '
   const kept = await keepWork(inv, spec, view.plan, branch);
   const deleted = await inv.github.deleteBranch(branch);
   await setStatus(inv, view, 'ready');
-  await scheduleRound(inv.context, spec, { config: await inv.config(), ...(found.issues ? { issues: issuesNow(found.issues) } : {}), ...(await roundBase(inv)) });
+  await scheduleRound(inv.context, spec, {
+    config: await inv.config(),
+    ...(found.issues ? { issues: issuesNow(found.issues) } : {}),
+    ...(await roundBase(inv)),
+  });
   return [
     `Retrying ${spec} plan ${view.plan} (#${view.number}): ${deleted === 'deleted' ? `its branch \`${branch}\` is deleted` : `its branch \`${branch}\` was already gone`} and the plan is ready again.`,
     'A scheduling round starts it as soon as a slot is free.',

@@ -28,7 +28,9 @@ export async function onGraphPrClosed(context: Context<'pull_request.closed'>): 
   if (specPath === undefined) return;
   const source = await readSpecAt(github, { kind: 'default', branch: pr.base.ref }, specPath, spec);
   if (!source) {
-    context.log.warn(`${spec}: #${pr.number} merged, but the spec at ${specPath} on ${pr.base.ref} is not valid; its plan issues stay as they were until a spec PR fixes it`);
+    context.log.warn(
+      `${spec}: #${pr.number} merged, but the spec at ${specPath} on ${pr.base.ref} is not valid; its plan issues stay as they were until a spec PR fixes it`,
+    );
     return;
   }
   // The edges the issues had before (the Depends on line the App wrote in each body, never the needs: labels, which the

@@ -31,7 +31,15 @@ import { readSpecAt, readSpecSource, type SpecSource } from './spec-source.js';
  * are passed over by their sender.
  */
 export function issueGraph(app: Pick<Probot, 'on'>): void {
-  app.on(['issue_dependencies.blocked_by_added', 'issue_dependencies.blocked_by_removed', 'issue_dependencies.blocking_added', 'issue_dependencies.blocking_removed'], onDependencyChanged);
+  app.on(
+    [
+      'issue_dependencies.blocked_by_added',
+      'issue_dependencies.blocked_by_removed',
+      'issue_dependencies.blocking_added',
+      'issue_dependencies.blocking_removed',
+    ],
+    onDependencyChanged,
+  );
   app.on(['sub_issues.sub_issue_added', 'sub_issues.sub_issue_removed', 'sub_issues.parent_issue_added', 'sub_issues.parent_issue_removed'], onSubIssueChanged);
   app.on('pull_request.closed', onGraphPrClosed);
 }
@@ -114,7 +122,16 @@ export async function onDependencyChanged(context: Context<'issue_dependencies'>
   if (now === 'unavailable' || now.includes(payload.blocking_issue.id) !== added) return;
   const edge: GraphEdge = { spec: blocked.spec, plan: blocked.plan, on: blocking.plan };
   const issues: GraphIssues = { plan: payload.blocked_issue.number, on: payload.blocking_issue.number };
-  await settleEdge(context, github, { edge, issues, blockingId: payload.blocking_issue.id, added, actor, marker: blocked, body: own.get(issues.plan)!.body, restoreLink: true });
+  await settleEdge(context, github, {
+    edge,
+    issues,
+    blockingId: payload.blocking_issue.id,
+    added,
+    actor,
+    marker: blocked,
+    body: own.get(issues.plan)!.body,
+    restoreLink: true,
+  });
 }
 
 interface EdgeChange {
@@ -226,12 +243,26 @@ export async function onSubIssueChanged(context: Context<'sub_issues'>): Promise
   if (added && parent?.spec === sub.spec && parentOwn?.id === payload.parent_issue.id && parent.plan !== sub.plan) {
     // The parent's plan needs this one: the tree is put back by the next sync, the dependency settled here.
     const edge: GraphEdge = { spec: sub.spec, plan: parent.plan, on: sub.plan };
-    const writer = await settleEdge(context, github, { edge, issues: { plan: parentNumber, on: payload.sub_issue.number }, blockingId: payload.sub_issue.id, added: true, actor, marker: parent, body: parentOwn.body, restoreLink: false });
+    const writer = await settleEdge(context, github, {
+      edge,
+      issues: { plan: parentNumber, on: payload.sub_issue.number },
+      blockingId: payload.sub_issue.id,
+      added: true,
+      actor,
+      marker: parent,
+      body: parentOwn.body,
+      restoreLink: false,
+    });
     if (writer === false && recorded !== undefined) await github.addSubIssue(recorded, payload.sub_issue.id, true);
     return;
   }
   if (recorded === undefined) return;
   const writer = await canWrite(github, actor);
   if (!writer) await github.addSubIssue(recorded, payload.sub_issue.id, added);
-  await upsertGraphComment(github, payload.sub_issue.number, parentCommentMarker(sub.spec, sub.plan), parentComment(sub.spec, sub.plan, actor, recorded, !writer));
+  await upsertGraphComment(
+    github,
+    payload.sub_issue.number,
+    parentCommentMarker(sub.spec, sub.plan),
+    parentComment(sub.spec, sub.plan, actor, recorded, !writer),
+  );
 }

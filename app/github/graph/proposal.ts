@@ -61,7 +61,13 @@ export async function proposeEdge(github: Gateway, source: SpecSource, edge: Gra
       const commit = await github.createCommit({ message, tree, parents: [head] });
       if ((await github.updateBranch(place.branch, commit)) === 'updated') return { kind: 'spec-pr', pull: place.pull, commit };
     }
-    throw new GitHubError(`PATCH /repos/{owner}/{repo}/git/refs/heads/${place.branch}`, 409, 'conflict', `the branch moved under each of ${MAX_TRIES} tries`, 'Someone keeps pushing to the spec PR; the next change to the dependencies proposes it again');
+    throw new GitHubError(
+      `PATCH /repos/{owner}/{repo}/git/refs/heads/${place.branch}`,
+      409,
+      'conflict',
+      `the branch moved under each of ${MAX_TRIES} tries`,
+      'Someone keeps pushing to the spec PR; the next change to the dependencies proposes it again',
+    );
   }
   const appended = await github.appendKnowledge({
     branch: graphBranch(edge.spec),

@@ -48,7 +48,13 @@ export function specPathFromBody(body: string | null | undefined, specsRoot: str
 }
 
 /** Where the spec is (specPlace) and what it says there, read through the gateway; undefined when it is not (any more) a valid spec of that id. */
-export async function readSpecSource(context: Context, github: Gateway, marker: ParsedMarker, body: string | null | undefined, defaultBranch: string): Promise<SpecSource | undefined> {
+export async function readSpecSource(
+  context: Context,
+  github: Gateway,
+  marker: ParsedMarker,
+  body: string | null | undefined,
+  defaultBranch: string,
+): Promise<SpecSource | undefined> {
   const { config } = await readConfig(context);
   const specPath = specPathFromBody(body, config.specs_root);
   if (specPath === undefined) return undefined;

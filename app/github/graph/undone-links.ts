@@ -13,7 +13,12 @@ import { upsertGraphComment } from './graph-comment.js';
  * one comment per edge as for an event (graph-comment.ts), so a sync twice says it once; a
  * comment that says a writer's proposal of that link is pending is left as it is.
  */
-export async function noteUndoneLinks(github: Gateway, input: { spec: Spec; specPath: string; pull: number }, issues: ReadonlyMap<string, IssueRecord>, undone: ReadonlyMap<number, string[]>): Promise<void> {
+export async function noteUndoneLinks(
+  github: Gateway,
+  input: { spec: Spec; specPath: string; pull: number },
+  issues: ReadonlyMap<string, IssueRecord>,
+  undone: ReadonlyMap<number, string[]>,
+): Promise<void> {
   const byNumber = new Map([...issues.values()].map((i) => [i.number, i]));
   for (const [number, ons] of undone) {
     const plan = parseMarker(byNumber.get(number)?.body)?.plan;
@@ -24,7 +29,14 @@ export async function noteUndoneLinks(github: Gateway, input: { spec: Spec; spec
       if (onNumber === undefined) continue;
       const edge = { spec: input.spec.id, plan, on };
       // A writer's proposal still pending says more than this: the link goes, the proposal stays.
-      await upsertGraphComment(github, number, graphCommentMarker(edge), undoneComment(edge, { plan: number, on: onNumber }, input.pull, `${input.specPath}/${file}`), false, isPendingComment);
+      await upsertGraphComment(
+        github,
+        number,
+        graphCommentMarker(edge),
+        undoneComment(edge, { plan: number, on: onNumber }, input.pull, `${input.specPath}/${file}`),
+        false,
+        isPendingComment,
+      );
     }
   }
 }

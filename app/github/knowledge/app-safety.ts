@@ -11,7 +11,16 @@ export function appSafety(env: Readonly<Record<string, string | undefined>>, cwd
 }
 
 /** The App's own secrets, which an agent it runs has no business seeing. */
-const APP_SECRETS = ['GITHUB_TOKEN', 'GH_TOKEN', 'INPUT_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'PRIVATE_KEY', 'PRIVATE_KEY_PATH', 'WEBHOOK_SECRET'];
+const APP_SECRETS = [
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'INPUT_TOKEN',
+  'ACTIONS_RUNTIME_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+  'PRIVATE_KEY',
+  'PRIVATE_KEY_PATH',
+  'WEBHOOK_SECRET',
+];
 
 /** The environment for an agent the App runs: the App's, without the App's own credentials. */
 export function agentEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {

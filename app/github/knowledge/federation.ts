@@ -73,7 +73,8 @@ export async function federate(input: FederationInput): Promise<FederationResult
     const path = `genes/${e.path}`;
     const text = decoder.decode(await input.here.blob(e.sha));
     const read = readGene(path, text);
-    if ('gene' in read && read.gene.publishable && read.gene.status === 'active') candidates.push({ kind: 'gene', name: read.gene.id, path, files: [{ path, text }] });
+    if ('gene' in read && read.gene.publishable && read.gene.status === 'active')
+      candidates.push({ kind: 'gene', name: read.gene.id, path, files: [{ path, text }] });
   }
   const skillFiles = here.get('skills')!;
   for (const e of skillFiles.filter((e) => /^[^/]+\/SKILL\.md$/.test(e.path))) {
@@ -84,13 +85,15 @@ export async function federate(input: FederationInput): Promise<FederationResult
     const folder = e.path.slice(0, e.path.indexOf('/') + 1);
     // The whole skill travels: its scripts and references with its SKILL.md.
     const files = [{ path, text }];
-    for (const other of skillFiles.filter((o) => o.path.startsWith(folder) && o !== e)) files.push({ path: `skills/${other.path}`, text: decoder.decode(await input.here.blob(other.sha)) });
+    for (const other of skillFiles.filter((o) => o.path.startsWith(folder) && o !== e))
+      files.push({ path: `skills/${other.path}`, text: decoder.decode(await input.here.blob(other.sha)) });
     candidates.push({ kind: 'skill', name: parsed.data.name, path, files });
   }
   if (candidates.length === 0) return result;
 
   const there = new Map<string, string>();
-  for (const [folder, entries] of await listed(input.shared, input.sharedBase, ['genes', 'skills'])) for (const e of entries) there.set(`${folder}/${e.path}`, e.sha);
+  for (const [folder, entries] of await listed(input.shared, input.sharedBase, ['genes', 'skills']))
+    for (const e of entries) there.set(`${folder}/${e.path}`, e.sha);
 
   for (const c of candidates) {
     const changed = c.files.filter((f) => there.get(f.path) !== blobSha(f.text));
@@ -98,7 +101,10 @@ export async function federate(input: FederationInput): Promise<FederationResult
       result.published.push({ path: c.path, kind: c.kind, skipped: `${input.sharedName} has it already` });
       continue;
     }
-    const hash = createHash('sha256').update(c.files.map((f) => `${f.path}\n${f.text}`).join('\n')).digest('hex').slice(0, 8);
+    const hash = createHash('sha256')
+      .update(c.files.map((f) => `${f.path}\n${f.text}`).join('\n'))
+      .digest('hex')
+      .slice(0, 8);
     const slug = `${input.project}/${c.name}-${hash}`;
     const draft: KnowledgeDraft = {
       kind: c.kind,
@@ -120,7 +126,18 @@ export async function federate(input: FederationInput): Promise<FederationResult
     const pr = await input.shared.openKnowledgePr(await safeDraft(draft, input.safety), input.sharedBase);
     result.published.push({ path: c.path, kind: c.kind, pr });
     if (pr.state === 'opened') {
-      result.events.push({ ...geneEvent({ at: input.now, basis: hash, type: 'publish', entry: c.path, kind: c.kind, project: input.project, reason: `proposed to ${input.sharedName}` }), pr: pr.number });
+      result.events.push({
+        ...geneEvent({
+          at: input.now,
+          basis: hash,
+          type: 'publish',
+          entry: c.path,
+          kind: c.kind,
+          project: input.project,
+          reason: `proposed to ${input.sharedName}`,
+        }),
+        pr: pr.number,
+      });
     }
   }
   return result;

@@ -72,13 +72,33 @@ export async function decayOnGitHub(input: GitHubDecayInput): Promise<GitHubDeca
   };
   if (!store.present) return empty;
   const stats = store.stats.result();
-  const solidified = solidify({ signals: store.signals, genes: store.genes, stats, settings, template: await loadTemplate('gene.md'), now: input.now, project: input.project });
+  const solidified = solidify({
+    signals: store.signals,
+    genes: store.genes,
+    stats,
+    settings,
+    template: await loadTemplate('gene.md'),
+    now: input.now,
+    project: input.project,
+  });
   const decayed = decay({ genes: store.genes, capsules: store.capsules, stats, settings, now: input.now, project: input.project });
   const result: GitHubDecay = { ...empty, solidified, decayed, problems: [...store.problems, ...decayed.problems] };
 
   const work = [
-    ...solidified.candidates.map((c) => ({ path: c.path, action: 'solidify' as const, reason: c.event.reason, event: c.event, draft: () => solidifyPrDraft(c, `${KNOWLEDGE_ROOT}/`) })),
-    ...decayed.changes.map((c) => ({ path: c.path, action: c.action, reason: c.reason, event: c.event, draft: () => geneChangeDraft(c, `${KNOWLEDGE_ROOT}/`) })),
+    ...solidified.candidates.map((c) => ({
+      path: c.path,
+      action: 'solidify' as const,
+      reason: c.event.reason,
+      event: c.event,
+      draft: () => solidifyPrDraft(c, `${KNOWLEDGE_ROOT}/`),
+    })),
+    ...decayed.changes.map((c) => ({
+      path: c.path,
+      action: c.action,
+      reason: c.reason,
+      event: c.event,
+      draft: () => geneChangeDraft(c, `${KNOWLEDGE_ROOT}/`),
+    })),
   ];
   let opened = 0;
   for (const w of work) {

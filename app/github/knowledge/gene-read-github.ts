@@ -28,7 +28,11 @@ export interface GitHubGeneStore {
 
 const decoder = new TextDecoder();
 
-export async function geneRead(github: Pick<Gateway, 'directory' | 'tree' | 'blob'>, base: string, log: { warn(message: string): void }): Promise<GitHubGeneStore> {
+export async function geneRead(
+  github: Pick<Gateway, 'directory' | 'tree' | 'blob'>,
+  base: string,
+  log: { warn(message: string): void },
+): Promise<GitHubGeneStore> {
   const out: GitHubGeneStore = { present: false, genes: [], capsules: [], signals: [], stats: new TrajectoryStats(), problems: [] };
   const folders = await github.directory(KNOWLEDGE_ROOT, base);
   if (folders === undefined) return out;
@@ -56,7 +60,8 @@ export async function geneRead(github: Pick<Gateway, 'directory' | 'tree' | 'blo
     if (!parsed.data || error) out.problems.push({ path, line: error?.line ?? 1, message: error?.message ?? 'not a capsule' });
     else out.capsules.push({ path, capsule: parsed.data });
   }
-  for (const e of (await blobs('trajectory')).filter((e) => e.path.endsWith('.jsonl')).sort((a, b) => (a.path < b.path ? -1 : 1))) out.stats.addText(await text(e));
+  for (const e of (await blobs('trajectory')).filter((e) => e.path.endsWith('.jsonl')).sort((a, b) => (a.path < b.path ? -1 : 1)))
+    out.stats.addText(await text(e));
   const wanted = (await blobs('signals'))
     .filter((e) => /-(?:repair|innovation|pattern)\.signal\.md$/.test(e.path))
     .sort((a, b) => (a.path.slice(a.path.lastIndexOf('/')) < b.path.slice(b.path.lastIndexOf('/')) ? 1 : -1))

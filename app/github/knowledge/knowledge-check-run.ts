@@ -60,7 +60,14 @@ export async function onKnowledgePullRequest(context: KnowledgePullContext): Pro
       conclusion: report.conclusion,
       title: report.title,
       summary: `${report.summary}${skipped}`,
-      annotations: report.annotations.map((a) => ({ path: a.path, start_line: a.line, end_line: a.line, annotation_level: a.level, title: a.title, message: a.message })),
+      annotations: report.annotations.map((a) => ({
+        path: a.path,
+        start_line: a.line,
+        end_line: a.line,
+        annotation_level: a.level,
+        title: a.title,
+        message: a.message,
+      })),
     },
     KNOWLEDGE_CHECK,
   );

@@ -14,14 +14,22 @@ export function reflectionAnswer(result: GitHubReflection, branch: string): stri
   ];
   if (result.unreadable.length > 0) {
     const shown = result.unreadable.slice(0, 5).map((u) => `\`${u.file}\`:${u.line}: ${u.problem}`);
-    lines.push(`${plural(result.unreadable.length, 'file')} could not be read and ${result.unreadable.length === 1 ? 'was' : 'were'} left out: ${shown.join('; ')}${result.unreadable.length > 5 ? '; …' : ''}`);
+    lines.push(
+      `${plural(result.unreadable.length, 'file')} could not be read and ${result.unreadable.length === 1 ? 'was' : 'were'} left out: ${shown.join('; ')}${result.unreadable.length > 5 ? '; …' : ''}`,
+    );
   }
-  if (result.changes.length === 0) lines.push('', 'Nothing to distil yet: no pattern recurs in enough places with enough weight, and no new signal adds to a lesson.');
+  if (result.changes.length === 0)
+    lines.push('', 'Nothing to distil yet: no pattern recurs in enough places with enough weight, and no new signal adds to a lesson.');
   else {
     lines.push('', `Found ${plural(result.changes.length, 'lesson')} to propose:`);
     for (const { change, pr } of result.changes) {
-      const what = change.action === 'create' ? `new lesson **${change.title}** (${plural(change.evidence.length, 'signal')}, ${change.writtenBy === 'harness' ? 'drafted by harness' : `written by ${change.writtenBy}`})` : `${plural(change.evidence.length, 'more signal')} for \`${change.path}\``;
-      const state = pr ? `#${pr.number} (${{ opened: 'opened', open: 'already open', merged: 'merged already', closed: 'closed without merging: not proposed again' }[pr.state]})` : `left for the next reflection (${MAX_LESSON_PRS} lesson PRs at a time)`;
+      const what =
+        change.action === 'create'
+          ? `new lesson **${change.title}** (${plural(change.evidence.length, 'signal')}, ${change.writtenBy === 'harness' ? 'drafted by harness' : `written by ${change.writtenBy}`})`
+          : `${plural(change.evidence.length, 'more signal')} for \`${change.path}\``;
+      const state = pr
+        ? `#${pr.number} (${{ opened: 'opened', open: 'already open', merged: 'merged already', closed: 'closed without merging: not proposed again' }[pr.state]})`
+        : `left for the next reflection (${MAX_LESSON_PRS} lesson PRs at a time)`;
       lines.push(`- ${what}: ${state}`);
     }
   }

@@ -85,9 +85,7 @@ export async function reflectOnGitHub(input: GitHubReflectionInput): Promise<Git
   if (!signalsDir) return result;
   const lessonsDir = folders.find((e) => e.name === 'lessons' && e.type === 'dir');
 
-  const signalEntries = (await blobs(input, signalsDir.sha))
-    .filter((e) => e.path.endsWith('.signal.md'))
-    .sort(newestFirst);
+  const signalEntries = (await blobs(input, signalsDir.sha)).filter((e) => e.path.endsWith('.signal.md')).sort(newestFirst);
   result.listed = signalEntries.length;
 
   const lessons: LessonRecord[] = [];
@@ -102,7 +100,9 @@ export async function reflectOnGitHub(input: GitHubReflectionInput): Promise<Git
   const proposals = (await github.openKnowledgePulls('lesson')).map(proposedLesson).filter((p): p is ProposedLesson => p !== undefined);
 
   // What to read: the newest signals nothing cites, and the newest few each lesson (and proposal) cites.
-  const taken = new Set([...lessons.flatMap((l) => l.evidence), ...unreadableLessons.flatMap((l) => l.evidence), ...proposals.flatMap((p) => p.evidence)].map(signalKey));
+  const taken = new Set(
+    [...lessons.flatMap((l) => l.evidence), ...unreadableLessons.flatMap((l) => l.evidence), ...proposals.flatMap((p) => p.evidence)].map(signalKey),
+  );
   const pathOf = (e: TreeEntry) => `${KNOWLEDGE_ROOT}/signals/${e.path}`;
   const unprocessed = signalEntries.filter((e) => !taken.has(signalKey(pathOf(e))));
   const fresh = unprocessed.slice(0, MAX_SIGNALS_READ);

@@ -35,14 +35,36 @@ async function onBasePush(context: Context<'push'>): Promise<void> {
   const github = appGateway(context);
   try {
     for (const { commit, reverted } of reverts) {
-      const plan = (await github.commitPullRequests(reverted)).find((p) => p.mergedAt !== null && p.mergeCommit === reverted && p.headRepo === repository.full_name && parseTargetBranch(p.headRef)?.kind === 'plan');
+      const plan = (await github.commitPullRequests(reverted)).find(
+        (p) => p.mergedAt !== null && p.mergeCommit === reverted && p.headRepo === repository.full_name && parseTargetBranch(p.headRef)?.kind === 'plan',
+      );
       const target = plan && parseTargetBranch(plan.headRef);
       if (!plan || target?.kind !== 'plan') continue;
       const inv = invocation(context, sender.login, { kind: 'pull', number: plan.number });
       if (!(await counts(inv, sender.login, sender.type))) return;
-      const said = commit.message.split('\n').slice(1).filter((l) => !/^This reverts commit [0-9a-f]{40}\.?$/.test(l.trim())).join('\n').trim() || commit.message.split('\n')[0]!;
-      const draft = reviewSignal({ kind: 'reverted', spec: target.spec, plan: target.plan, pr: { number: plan.number, title: plan.title }, by: sender.login, said, id: commit.id, answer: { commit: commit.id, url: commit.url } });
-      await captureFromApp(inv, { spec: target.spec, drafts: [draft], what: `plan PR #${plan.number} reverted on ${repository.default_branch}`, origin: `review:revert-${commit.id}` });
+      const said =
+        commit.message
+          .split('\n')
+          .slice(1)
+          .filter((l) => !/^This reverts commit [0-9a-f]{40}\.?$/.test(l.trim()))
+          .join('\n')
+          .trim() || commit.message.split('\n')[0]!;
+      const draft = reviewSignal({
+        kind: 'reverted',
+        spec: target.spec,
+        plan: target.plan,
+        pr: { number: plan.number, title: plan.title },
+        by: sender.login,
+        said,
+        id: commit.id,
+        answer: { commit: commit.id, url: commit.url },
+      });
+      await captureFromApp(inv, {
+        spec: target.spec,
+        drafts: [draft],
+        what: `plan PR #${plan.number} reverted on ${repository.default_branch}`,
+        origin: `review:revert-${commit.id}`,
+      });
     }
   } catch (e) {
     context.log.warn(`a push to ${repository.default_branch} reverts a merge: it could not be read (${(e as Error).message}); no review signal`);
@@ -75,7 +97,9 @@ async function onPlanPush(context: Context<'pull_request.synchronize'>): Promise
   if ((pr as { review_comments?: number }).review_comments === 0) return;
   const inv = invocation(context, context.payload.sender.login, { kind: 'pull', number: pr.number });
   try {
-    const comments = (await inv.github.reviewComments(pr.number)).filter((c) => c.side === 'RIGHT' && c.originalLine !== null && c.originalCommit !== after).slice(-COMMENTS_MAX);
+    const comments = (await inv.github.reviewComments(pr.number))
+      .filter((c) => c.side === 'RIGHT' && c.originalLine !== null && c.originalCommit !== after)
+      .slice(-COMMENTS_MAX);
     const commits = [...new Set(comments.map((c) => c.originalCommit))].slice(-COMPARES_MAX);
     const drafts = [];
     for (const commit of commits) {
@@ -85,12 +109,26 @@ async function onPlanPush(context: Context<'pull_request.synchronize'>): Promise
         if (diff === undefined || !(await counts(inv, c.author, c.authorType))) continue;
         drafts.push({
           id: c.id,
-          draft: reviewSignal({ kind: 'comment-addressed', spec: target.spec, plan: target.plan, pr: { number: pr.number, title: pr.title, url: c.url }, by: c.author, said: c.body, id: c.id, answer: { path: c.path, line: c.originalLine!, commit: after, diff } }),
+          draft: reviewSignal({
+            kind: 'comment-addressed',
+            spec: target.spec,
+            plan: target.plan,
+            pr: { number: pr.number, title: pr.title, url: c.url },
+            by: c.author,
+            said: c.body,
+            id: c.id,
+            answer: { path: c.path, line: c.originalLine!, commit: after, diff },
+          }),
         });
       }
     }
     for (const { id, draft } of drafts) {
-      await captureFromApp(inv, { spec: target.spec, drafts: [draft], what: `review comment on plan PR #${pr.number} addressed`, origin: `review:comment-${id}` });
+      await captureFromApp(inv, {
+        spec: target.spec,
+        drafts: [draft],
+        what: `review comment on plan PR #${pr.number} addressed`,
+        origin: `review:comment-${id}`,
+      });
     }
   } catch (e) {
     context.log.warn(`plan PR #${pr.number} pushed: its review comments could not be read (${(e as Error).message}); no review signal from them`);
@@ -123,8 +161,22 @@ async function onRevertMerged(context: Context<'pull_request.closed'>): Promise<
     if (target?.kind !== 'plan' || reverted.headRepo !== repository.full_name) return;
     if (!(await counts(inv, by, pr.merged_by?.type ?? context.payload.sender.type))) return;
     const said = (pr.body ?? '').replace(/\bReverts?\s+(?:[\w.-]+\/[\w.-]+)?#\d+\b/gi, '').trim() || pr.title;
-    const draft = reviewSignal({ kind: 'reverted', spec: target.spec, plan: target.plan, pr: { number, title: pr.title.replace(/^Revert "(.*)"$/, '$1') }, by, said, id: pr.id, answer: { pr: pr.number, url: pr.html_url } });
-    await captureFromApp(inv, { spec: target.spec, drafts: [draft], what: `plan PR #${number} reverted by #${pr.number}`, origin: `review:revert-${pr.number}` });
+    const draft = reviewSignal({
+      kind: 'reverted',
+      spec: target.spec,
+      plan: target.plan,
+      pr: { number, title: pr.title.replace(/^Revert "(.*)"$/, '$1') },
+      by,
+      said,
+      id: pr.id,
+      answer: { pr: pr.number, url: pr.html_url },
+    });
+    await captureFromApp(inv, {
+      spec: target.spec,
+      drafts: [draft],
+      what: `plan PR #${number} reverted by #${pr.number}`,
+      origin: `review:revert-${pr.number}`,
+    });
   } catch (e) {
     context.log.warn(`pull request #${pr.number} reverts #${number}: it could not be read (${(e as Error).message}); no review signal`);
   }
@@ -149,7 +201,15 @@ async function onReviewSubmitted(context: Context<'pull_request_review.submitted
     context.log.info(`changes requested on plan PR #${pr.number} by ${by}, whose role does not meet the permission: no review signal`);
     return;
   }
-  const draft = reviewSignal({ kind: 'changes-requested', spec: target.spec, plan: target.plan, pr: { number: pr.number, title: pr.title, url: review.html_url }, by, said: review.body ?? '', id: review.id });
+  const draft = reviewSignal({
+    kind: 'changes-requested',
+    spec: target.spec,
+    plan: target.plan,
+    pr: { number: pr.number, title: pr.title, url: review.html_url },
+    by,
+    said: review.body ?? '',
+    id: review.id,
+  });
   await captureFromApp(inv, { spec: target.spec, drafts: [draft], what: `changes requested on plan PR #${pr.number}`, origin: `review:${review.id}` });
 }
 
@@ -172,6 +232,19 @@ export async function noteClosedUnmerged(context: Context<'pull_request.closed'>
   } catch (e) {
     context.log.warn(`plan PR #${pr.number} closed unmerged: its comments could not be read (${(e as Error).message}); the review signal quotes none`);
   }
-  const draft = reviewSignal({ kind: 'closed-unmerged', spec: target.spec, plan: target.plan, pr: { number: pr.number, title: pr.title, url: pr.html_url }, by: sender.login, said, id: pr.id });
-  await captureFromApp(inv, { spec: target.spec, drafts: [draft], what: `plan PR #${pr.number} closed without merging`, origin: `review:pr-${pr.number}-closed` });
+  const draft = reviewSignal({
+    kind: 'closed-unmerged',
+    spec: target.spec,
+    plan: target.plan,
+    pr: { number: pr.number, title: pr.title, url: pr.html_url },
+    by: sender.login,
+    said,
+    id: pr.id,
+  });
+  await captureFromApp(inv, {
+    spec: target.spec,
+    drafts: [draft],
+    what: `plan PR #${pr.number} closed without merging`,
+    origin: `review:pr-${pr.number}-closed`,
+  });
 }

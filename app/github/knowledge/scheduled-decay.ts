@@ -14,7 +14,9 @@ import { repositoryConfig, type ScheduledReflectionInput } from './scheduled-ref
  * with `knowledge.shared` set, the publishable genes and skills are proposed to the shared
  * knowledge repository, each a PR there. The answer goes to the job's summary, made safe.
  */
-export async function scheduledDecay(input: ScheduledReflectionInput & { request: GitHubRequest }): Promise<{ decay: GitHubDecay; federation?: FederationResult; summary: string }> {
+export async function scheduledDecay(
+  input: ScheduledReflectionInput & { request: GitHubRequest },
+): Promise<{ decay: GitHubDecay; federation?: FederationResult; summary: string }> {
   const here = gateway(input.request, input.repo, 'app');
   const config = await repositoryConfig(here, input.base, input.log);
   const store = await knowledgeStore(config, input.request, { github: here, base: input.base });
@@ -27,7 +29,17 @@ export async function scheduledDecay(input: ScheduledReflectionInput & { request
   if (shared !== undefined && shared.toLowerCase() !== store.name.toLowerCase()) {
     const [owner, repo] = shared.split('/') as [string, string];
     const there = gateway(input.request, { owner, repo }, 'app');
-    federation = await federate({ here: store.github, hereBase: store.base, shared: there, sharedBase: (await there.repository()).defaultBranch, sharedName: shared, project, now, safety, log: input.log });
+    federation = await federate({
+      here: store.github,
+      hereBase: store.base,
+      shared: there,
+      sharedBase: (await there.repository()).defaultBranch,
+      sharedName: shared,
+      project,
+      now,
+      safety,
+      log: input.log,
+    });
     await logEvents({ github: store.github, base: store.base, now, safety }, federation.events);
   }
   const summary = (await makeSafe(`## harness decay\n\n${answer(decayed, federation, storeLabel(store, here))}\n`, safety)).text;
@@ -40,9 +52,11 @@ function answer(d: GitHubDecay, f: FederationResult | undefined, where: string):
   if (d.proposed.length === 0) lines.push(`Nothing to change in the genes on \`${where}\`.`);
   else {
     lines.push(`Gene changes on \`${where}\`:`);
-    for (const p of d.proposed) lines.push(`- ${p.action} \`${p.path}\`: ${p.reason}${p.pr ? ` (#${p.pr.number}, ${p.pr.state})` : ' (left for the next run: enough PRs are open)'}`);
+    for (const p of d.proposed)
+      lines.push(`- ${p.action} \`${p.path}\`: ${p.reason}${p.pr ? ` (#${p.pr.number}, ${p.pr.state})` : ' (left for the next run: enough PRs are open)'}`);
   }
-  if (d.decayed.kept.length > 0) lines.push('', `${d.decayed.kept.length} gene${d.decayed.kept.length === 1 ? '' : 's'} kept as ${d.decayed.kept.length === 1 ? 'it is' : 'they are'}.`);
+  if (d.decayed.kept.length > 0)
+    lines.push('', `${d.decayed.kept.length} gene${d.decayed.kept.length === 1 ? '' : 's'} kept as ${d.decayed.kept.length === 1 ? 'it is' : 'they are'}.`);
   for (const p of d.problems) lines.push(`- \`${p.path}\`:${p.line}: ${p.message}`);
   if (f) {
     lines.push('', f.published.length === 0 ? 'Nothing publishable to share.' : 'Shared knowledge:');

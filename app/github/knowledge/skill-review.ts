@@ -1,7 +1,15 @@
 import type { Context } from 'probot';
 import { knowledgeBranch, knowledgeLabels, projectName } from '../../engine/forge/knowledge-draft.js';
 import { voiceCounts } from './learning-voice.js';
-import { closingCandidates, NO_REASON, REVIEWS_SLUG, reviewFiles, skillFileIn, skillOfBranch, type ReviewRecord } from '../../engine/knowledge/skills/skill-review.js';
+import {
+  closingCandidates,
+  NO_REASON,
+  REVIEWS_SLUG,
+  reviewFiles,
+  skillFileIn,
+  skillOfBranch,
+  type ReviewRecord,
+} from '../../engine/knowledge/skills/skill-review.js';
 import { makeSafe } from '../../machine/content-safety.js';
 import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
@@ -79,5 +87,7 @@ export async function onSkillPullRequestClosed(context: Context<'pull_request.cl
     },
     build: async (store) => Promise.all((await reviewFiles(record, (path) => store.read(path))).map(async (f) => ({ path: f.path, text: await safe(f.text) }))),
   });
-  context.log.info(`${name}: ${record.type} of #${pr.number} ${done.commit ? `recorded in ${done.commit.slice(0, 7)}` : 'was recorded already'}${done.pr ? ` (#${done.pr.number})` : ''}`);
+  context.log.info(
+    `${name}: ${record.type} of #${pr.number} ${done.commit ? `recorded in ${done.commit.slice(0, 7)}` : 'was recorded already'}${done.pr ? ` (#${done.pr.number})` : ''}`,
+  );
 }

@@ -33,7 +33,9 @@ export async function readStoreFolders(
   for (const folder of folders) {
     const dir = listed.find((e) => e.name === folder && e.type === 'dir');
     if (!dir) continue;
-    const entries = (await github.tree(dir.sha, true)).entries.filter((e: TreeEntry) => e.type === 'blob' && keep(`${folder}/${e.path}`)).sort((a, b) => (a.path < b.path ? 1 : -1));
+    const entries = (await github.tree(dir.sha, true)).entries
+      .filter((e: TreeEntry) => e.type === 'blob' && keep(`${folder}/${e.path}`))
+      .sort((a, b) => (a.path < b.path ? 1 : -1));
     if (entries.length > MAX_FOLDER_READS) out.limited.push(folder);
     for (const e of entries.slice(0, MAX_FOLDER_READS)) out.files.push({ path: `${folder}/${e.path}`, text: decoder.decode(await github.blob(e.sha)) });
   }

@@ -39,7 +39,15 @@ export function detailsUrl(context: Context, target: WorkerTarget, issue?: { num
  * unless the claim has no worker behind it past the grace period (stale-claim.ts): then its
  * delivery died, the claim is released and taken again, atomically as ever.
  */
-export async function dispatchTarget(context: Context, target: WorkerTarget, base: BaseHead, issue?: RoundIssue, now: Date = new Date(), running?: number, statuses?: StatusMove[]): Promise<DispatchOutcome> {
+export async function dispatchTarget(
+  context: Context,
+  target: WorkerTarget,
+  base: BaseHead,
+  issue?: RoundIssue,
+  now: Date = new Date(),
+  running?: number,
+  statuses?: StatusMove[],
+): Promise<DispatchOutcome> {
   const github = appGateway(context);
   const branch = targetBranch(target);
   if ((await github.createBranch(branch, base.sha)) === 'exists') {
@@ -52,10 +60,17 @@ export async function dispatchTarget(context: Context, target: WorkerTarget, bas
   }
   let run: DispatchedRun | undefined;
   try {
-    run = await github.dispatchWorker(base.branch, { spec: target.spec, plan: targetInput(target), resume: false, ...(running === undefined ? {} : { running }) });
+    run = await github.dispatchWorker(base.branch, {
+      spec: target.spec,
+      plan: targetInput(target),
+      resume: false,
+      ...(running === undefined ? {} : { running }),
+    });
   } catch (e) {
     // A claim without a worker would hold the plan forever (every later claim loses): give it back.
-    await github.deleteBranch(branch).catch((undo: unknown) => context.log.error(`${branch}: could not delete the claim after a failed dispatch: ${String(undo)}`));
+    await github
+      .deleteBranch(branch)
+      .catch((undo: unknown) => context.log.error(`${branch}: could not delete the claim after a failed dispatch: ${String(undo)}`));
     throw e;
   }
   const check = dispatchedCheck(target, branch, issue);

@@ -103,7 +103,11 @@ export async function windowedSpec(context: Context, spec: string, slots: number
 export async function phasesNotAllIssued(context: Context, spec: string, issues: readonly IssueRecord[]): Promise<ReadonlySet<string> | 'all'> {
   const hidden = await phasesOfHiddenPlans(appGateway(context), spec, issues);
   if (!isWindowed(issues)) return hidden;
-  const whole = (await recordedSpec(context, spec).catch((e: unknown) => void context.log.warn(`${spec}: no phase is taken for complete, the whole spec could not be read: ${String(e)}`)))?.spec;
+  const whole = (
+    await recordedSpec(context, spec).catch(
+      (e: unknown) => void context.log.warn(`${spec}: no phase is taken for complete, the whole spec could not be read: ${String(e)}`),
+    )
+  )?.spec;
   if (!whole) return 'all';
   const issued = new Set(issues.map((i) => parseMarker(i.body)?.plan).filter((p): p is string => p !== undefined));
   return new Set([...partialPhases(whole, (plan) => issued.has(plan)), ...hidden]);
@@ -159,7 +163,13 @@ export function windowNeedsMoving(issues: readonly IssueRecord[], window: number
  * read).
  * Returns each plan's issue after the move, or undefined when the window stays.
  */
-export async function moveIssueWindow(context: Context, spec: string, issues: readonly IssueRecord[], config: HarnessConfig, listing?: SpecIssues): Promise<IssueRecord[] | undefined> {
+export async function moveIssueWindow(
+  context: Context,
+  spec: string,
+  issues: readonly IssueRecord[],
+  config: HarnessConfig,
+  listing?: SpecIssues,
+): Promise<IssueRecord[] | undefined> {
   if (!windowNeedsMoving(issues, issueWindowSize(config))) return undefined;
   return syncWindow(context, spec, config, [], 'issue window moved on', listing);
 }
@@ -171,13 +181,25 @@ export async function moveIssueWindow(context: Context, spec: string, issues: re
  * may reach only later. Returns each plan's issue after, or undefined when nothing was missing
  * (no request) or the spec its tracking issue records cannot be read.
  */
-export async function issueAsked(context: Context, spec: string, issues: readonly IssueRecord[], config: HarnessConfig, asked: (plan: { id: string; phase: string }) => boolean): Promise<IssueRecord[] | undefined> {
+export async function issueAsked(
+  context: Context,
+  spec: string,
+  issues: readonly IssueRecord[],
+  config: HarnessConfig,
+  asked: (plan: { id: string; phase: string }) => boolean,
+): Promise<IssueRecord[] | undefined> {
   if (!isWindowed(issues)) return undefined;
   const found = await recordedSpec(context, spec);
   const plans = found?.spec?.plans.filter(asked) ?? [];
   const issued = new Set(issues.map((i) => parseMarker(i.body)?.plan));
   if (plans.every((p) => issued.has(p.id))) return undefined;
-  return syncWindow(context, spec, config, plans.map((p) => p.id), `issues made for ${plans.length} plans a command named`);
+  return syncWindow(
+    context,
+    spec,
+    config,
+    plans.map((p) => p.id),
+    `issues made for ${plans.length} plans a command named`,
+  );
 }
 
 /**
@@ -189,13 +211,22 @@ export async function issueAsked(context: Context, spec: string, issues: readonl
  * deliveries moving the window at once converge (the lowest-numbered issue kept, the other
  * closed as a duplicate).
  */
-async function syncWindow(context: Context, spec: string, config: HarnessConfig, asked: readonly string[], what: string, listing?: SpecIssues): Promise<IssueRecord[] | undefined> {
+async function syncWindow(
+  context: Context,
+  spec: string,
+  config: HarnessConfig,
+  asked: readonly string[],
+  what: string,
+  listing?: SpecIssues,
+): Promise<IssueRecord[] | undefined> {
   const github = appGateway(context);
   const found = await recordedSpec(context, spec);
   if (!found) return undefined;
   const { source, files, spec: loaded } = found;
   if (!files || !loaded) {
-    context.log.warn(`${spec}: the spec its tracking issue records (tree ${source.tree}) does not load, so its issue window stays where it is until the spec's pull request syncs again`);
+    context.log.warn(
+      `${spec}: the spec its tracking issue records (tree ${source.tree}) does not load, so its issue window stays where it is until the spec's pull request syncs again`,
+    );
     return undefined;
   }
   const sync = {

@@ -20,7 +20,15 @@ export async function adoptLegacyStatuses(context: Context, spec: string, issues
   const out: IssueRecord[] = [];
   for (const issue of issues) {
     const view = planIssueView(issueLike(issue));
-    const legacy = view && view.spec === spec && view.open && view.state === undefined && view.verified === undefined && view.removed === undefined && view.shown !== undefined && view.shown !== 'verified';
+    const legacy =
+      view &&
+      view.spec === spec &&
+      view.open &&
+      view.state === undefined &&
+      view.verified === undefined &&
+      view.removed === undefined &&
+      view.shown !== undefined &&
+      view.shown !== 'verified';
     if (!legacy) {
       out.push(issue);
       continue;
@@ -31,7 +39,9 @@ export async function adoptLegacyStatuses(context: Context, spec: string, issues
       out.push(issue);
       continue;
     }
-    context.log.info(`${spec}/${view.plan}: issue #${issue.number} has ${label}, which the App applied before it recorded statuses: recorded as status=${recordedStatus(view.shown!)}`);
+    context.log.info(
+      `${spec}/${view.plan}: issue #${issue.number} has ${label}, which the App applied before it recorded statuses: recorded as status=${recordedStatus(view.shown!)}`,
+    );
     out.push(await github.updateIssue(issue.number, { body: withMarkerRecord(issue.body ?? '', 'status', recordedStatus(view.shown!)) }));
   }
   return out;

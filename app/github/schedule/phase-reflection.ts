@@ -20,7 +20,10 @@ import { issueLike } from '../../gateway/issues.js';
 export function specVerified(phase: string, issues: readonly IssueRecord[]): boolean {
   const views = issues.map((i) => planIssueView(issueLike(i))).filter((v): v is PlanIssueView => v !== undefined && !isRemoved(v));
   if (views.length === 0) return false;
-  const last = views.map((v) => v.phase).sort().at(-1);
+  const last = views
+    .map((v) => v.phase)
+    .sort()
+    .at(-1);
   return phase === last && views.every(isSatisfied);
 }
 
@@ -32,7 +35,11 @@ export function specVerified(phase: string, issues: readonly IssueRecord[]): boo
  */
 export async function reflectAfterPhase(context: Context, phase: string, config: HarnessConfig, issues: readonly IssueRecord[]): Promise<void> {
   const { on_phase, on_spec } = config.knowledge.reflect;
-  const why = on_phase ? `phase ${phase} passed its verification` : on_spec && specVerified(phase, issues) ? `the spec's last phase (${phase}) passed its verification` : undefined;
+  const why = on_phase
+    ? `phase ${phase} passed its verification`
+    : on_spec && specVerified(phase, issues)
+      ? `the spec's last phase (${phase}) passed its verification`
+      : undefined;
   if (why === undefined) return;
   const reflector = configuredReflector(config, { cwd: process.cwd(), env: agentEnvironment(process.env) });
   const store = await knowledgeStore(config, context.octokit.request, { github: appGateway(context), base: defaultBranch(context) });
@@ -46,7 +53,9 @@ export async function reflectAfterPhase(context: Context, phase: string, config:
     ...(reflector ? { reflector } : {}),
   });
   const prs = result.changes.map(({ change, pr }) => `${change.action} ${change.path}: ${pr ? `#${pr.number} (${pr.state})` : 'left for later'}`);
-  context.log.info(`reflection (${why}) on ${store.name}@${store.base}: read ${result.read} of ${result.listed} signals; ${prs.length === 0 ? 'no lesson to propose' : prs.join('; ')}`);
+  context.log.info(
+    `reflection (${why}) on ${store.name}@${store.base}: read ${result.read} of ${result.listed} signals; ${prs.length === 0 ? 'no lesson to propose' : prs.join('; ')}`,
+  );
 }
 
 /**
@@ -58,7 +67,10 @@ export async function reflectAfterPhase(context: Context, phase: string, config:
 export async function extractAfterPhase(context: Context, spec: string, phase: string, config: HarnessConfig, issues: readonly IssueRecord[]): Promise<void> {
   const extract = config.knowledge.skills.extract;
   if (!extract.verification || !extract.execution) return;
-  const plans = issues.map((i) => planIssueView(issueLike(i))).filter((v): v is PlanIssueView => v !== undefined && v.phase === phase).map((v) => v.plan);
+  const plans = issues
+    .map((i) => planIssueView(issueLike(i)))
+    .filter((v): v is PlanIssueView => v !== undefined && v.phase === phase)
+    .map((v) => v.plan);
   if (plans.length === 0) return;
   const github = appGateway(context);
   const store = await knowledgeStore(config, context.octokit.request, { github, base: defaultBranch(context) });
@@ -73,5 +85,7 @@ export async function extractAfterPhase(context: Context, spec: string, phase: s
     origin: `github:phase:${spec}/${phase}`,
   });
   const decided = result.extractions.map((x) => `${x.decision} ${x.name}${x.decision === 'skipped' ? ` (${x.reason})` : ''}`);
-  context.log.info(`skills (phase ${phase} of ${spec} passed): ${decided.length === 0 ? 'no candidate' : decided.join('; ')}${result.opened.length > 0 ? `; PRs ${result.opened.map((o) => o.url).join(', ')}` : ''}`);
+  context.log.info(
+    `skills (phase ${phase} of ${spec} passed): ${decided.length === 0 ? 'no candidate' : decided.join('; ')}${result.opened.length > 0 ? `; PRs ${result.opened.map((o) => o.url).join(', ')}` : ''}`,
+  );
 }

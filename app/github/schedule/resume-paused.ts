@@ -33,7 +33,13 @@ export async function resumePaused(
   const out: IssueRecord[] = [];
   for (const issue of issues) {
     const marker = parseMarker(issue.body);
-    if (marker?.spec !== spec || marker.status !== 'checkpoint' || marker.verified !== undefined || !marker.resumeAt || marker.resumeAt.getTime() > now.getTime()) {
+    if (
+      marker?.spec !== spec ||
+      marker.status !== 'checkpoint' ||
+      marker.verified !== undefined ||
+      !marker.resumeAt ||
+      marker.resumeAt.getTime() > now.getTime()
+    ) {
       out.push(issue);
       continue;
     }
@@ -48,7 +54,9 @@ export async function resumePaused(
       await github.dispatchWorker(base, { spec, plan: marker.plan, resume: true });
     } catch (e) {
       // Without a worker the plan must stay paused, for the next round to try again.
-      await github.deleteClaimRef(claim).catch((undo: unknown) => context.log.error(`${claim}: could not give the resume claim back after a failed dispatch: ${String(undo)}`));
+      await github
+        .deleteClaimRef(claim)
+        .catch((undo: unknown) => context.log.error(`${claim}: could not give the resume claim back after a failed dispatch: ${String(undo)}`));
       throw e;
     }
     const written = await github.setStatus({ ...issue, body: withMarkerRecord(issue.body ?? '', 'resume_at', undefined) }, 'running');

@@ -137,7 +137,15 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
     issues = issues.map((i) => (after.has(i.number) ? { ...i, ...after.get(i.number)! } : i));
   };
   const start = async (target: WorkerTarget, issue?: RoundIssue) => {
-    const outcome = await dispatchTarget(context, target, await baseHead(), issue, options.now ?? new Date(), target.kind === 'plan' ? running : undefined, statuses);
+    const outcome = await dispatchTarget(
+      context,
+      target,
+      await baseHead(),
+      issue,
+      options.now ?? new Date(),
+      target.kind === 'plan' ? running : undefined,
+      statuses,
+    );
     (outcome === 'dispatched' ? result.dispatched : result.lost).push(targetInput(target));
   };
 
@@ -159,7 +167,9 @@ export async function scheduleRound(context: Context, spec: string, options: Rou
   for (const { issue, failed } of plan.phaseMarks) {
     if (failed) await github.addLabels(issue.number, [LABEL_PHASE_FAILED]);
     else await github.removeLabel(issue.number, LABEL_PHASE_FAILED);
-    issues = issues.map((i) => (i.number === issue.number ? { ...i, labels: failed ? [...i.labels, LABEL_PHASE_FAILED] : i.labels.filter((l) => l !== LABEL_PHASE_FAILED) } : i));
+    issues = issues.map((i) =>
+      i.number === issue.number ? { ...i, labels: failed ? [...i.labels, LABEL_PHASE_FAILED] : i.labels.filter((l) => l !== LABEL_PHASE_FAILED) } : i,
+    );
   }
   if (plan.completePhases.length > 0) {
     const claimed = await claimedPhases(context, spec);
@@ -197,7 +207,11 @@ async function orderFor(context: Context, spec: string, issues: readonly IssueLi
   let kept = memory.roundOrders.get(key);
   if (!kept) {
     // A spec whose issues come a window at a time is ranked whole (round-order.ts, specOrder): searched once per tree it was synced from.
-    const whole = isWindowed(issues) ? await windowedSpec(context, spec, slots).catch((e: unknown) => void context.log.warn(`${spec}: ranking the window's plans alone, the whole spec could not be read: ${String(e)}`)) : undefined;
+    const whole = isWindowed(issues)
+      ? await windowedSpec(context, spec, slots).catch(
+          (e: unknown) => void context.log.warn(`${spec}: ranking the window's plans alone, the whole spec could not be read: ${String(e)}`),
+        )
+      : undefined;
     const order = whole ? whole.order : roundOrder(spec, issues, slots);
     memory.roundOrders.set(key, (kept = order ? { order } : {}));
   }
@@ -224,5 +238,9 @@ async function refreshStatus(context: Context, specId: string, after: readonly I
     return marker?.status === 'running' && marker.verified === undefined;
   }).length;
   const waiting = limitWaitFor(context);
-  await refreshStatusComment(appGateway(context), memoryOf(context), Math.min(...prs), spec, after, { coalesce: running, ...(waiting ? { waiting } : {}), ...(held ? { held } : {}) });
+  await refreshStatusComment(appGateway(context), memoryOf(context), Math.min(...prs), spec, after, {
+    coalesce: running,
+    ...(waiting ? { waiting } : {}),
+    ...(held ? { held } : {}),
+  });
 }

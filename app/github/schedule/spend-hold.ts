@@ -26,13 +26,20 @@ export function spendRecords(issues: readonly Pick<IssueRecord, 'body'>[]): Spen
     if (!marker || !runs) continue;
     const earlier = runs.earlier?.usage.costUsd;
     if (earlier) out.push({ spec: marker.spec, plan: marker.plan, costUsd: earlier, at: new Date(0) });
-    for (const r of runs.runs) if (r.usage.costUsd) out.push({ spec: marker.spec, plan: marker.plan, costUsd: r.usage.costUsd, at: new Date((r.start + r.seconds) * 1000) });
+    for (const r of runs.runs)
+      if (r.usage.costUsd) out.push({ spec: marker.spec, plan: marker.plan, costUsd: r.usage.costUsd, at: new Date((r.start + r.seconds) * 1000) });
   }
   return out;
 }
 
 /** Whether a round may start plans of `spec` now; undefined when no cap is set. */
-export async function spendHold(context: Context, spec: string, issues: readonly IssueRecord[], config: Pick<HarnessConfig, 'budget'>, now: Date): Promise<CapsDecision | undefined> {
+export async function spendHold(
+  context: Context,
+  spec: string,
+  issues: readonly IssueRecord[],
+  config: Pick<HarnessConfig, 'budget'>,
+  now: Date,
+): Promise<CapsDecision | undefined> {
   const caps = config.budget;
   if (caps?.per_day_usd === undefined && caps?.per_spec_usd === undefined) return undefined;
   const own = issues.filter((i) => parseMarker(i.body)?.spec === spec);
@@ -56,14 +63,20 @@ export function heldNoteMarker(spec: string, plan: string): string {
  * later round of the same hold writes nothing (a crash between the two loses the note, never
  * doubles it; the spec PR's status comment says the same). Returns the issues as they are after.
  */
-export async function noteHeldPlans(context: Context, issues: readonly RoundIssue[], caps: Extract<CapsDecision, { open: false }>): Promise<Map<number, IssueRecord>> {
+export async function noteHeldPlans(
+  context: Context,
+  issues: readonly RoundIssue[],
+  caps: Extract<CapsDecision, { open: false }>,
+): Promise<Map<number, IssueRecord>> {
   const github = appGateway(context);
   const written = new Map<number, IssueRecord>();
   for (const issue of issues) {
     const marker = parseMarker(issue.body);
     if (!marker || marker.held === caps.cap) continue;
     written.set(issue.number, await github.updateIssue(issue.number, { body: withMarkerRecord(issue.body ?? '', 'held', caps.cap) }));
-    const when = caps.reopensAt ? ` It starts at the first scheduling round after the window frees at ${caps.reopensAt.toISOString()} (a worker finishing, a merge, any \`/harness execute\`), or as soon as` : ' It starts once';
+    const when = caps.reopensAt
+      ? ` It starts at the first scheduling round after the window frees at ${caps.reopensAt.toISOString()} (a worker finishing, a merge, any \`/harness execute\`), or as soon as`
+      : ' It starts once';
     await github.comment(
       issue.number,
       `${heldNoteMarker(marker.spec, marker.plan)}\n⏸️ **${marker.plan} is ready and waits at the spend cap:** ${caps.message}.${when} a writer raises \`budget.${caps.cap}\` in \`.github/harness.yml\` on the default branch.`,

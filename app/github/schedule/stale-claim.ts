@@ -25,7 +25,13 @@ export type ClaimState =
  * branch is released, its commits kept under refs/harness/kept/ when it holds any beyond the
  * base, since a claim is a bare branch and anything more is someone's work.
  */
-export async function recoverClaim(context: Context, target: Extract<WorkerTarget, { kind: 'plan' }>, issue: RoundIssue, base: BaseHead, now: Date): Promise<ClaimState> {
+export async function recoverClaim(
+  context: Context,
+  target: Extract<WorkerTarget, { kind: 'plan' }>,
+  issue: RoundIssue,
+  base: BaseHead,
+  now: Date,
+): Promise<ClaimState> {
   const github = appGateway(context);
   const title = workerRunTitle(target);
   const run = (await github.unfinishedWorkerRuns()).find((r) => r.displayTitle === title);

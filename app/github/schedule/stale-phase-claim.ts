@@ -19,7 +19,13 @@ import { appGateway } from '../app-gateway.js';
  * Its reads: one listing of the phases' records, then for a phase without one the unfinished
  * worker runs (once), its check runs and its branch's creation.
  */
-export async function recoverPhaseClaims(context: Context, spec: string, complete: readonly string[], claimed: ReadonlyMap<string, string>, now: Date): Promise<string[]> {
+export async function recoverPhaseClaims(
+  context: Context,
+  spec: string,
+  complete: readonly string[],
+  claimed: ReadonlyMap<string, string>,
+  now: Date,
+): Promise<string[]> {
   const suspects = complete.filter((phase) => claimed.has(phase));
   if (suspects.length === 0) return [];
   const github = appGateway(context);
@@ -42,7 +48,9 @@ export async function recoverPhaseClaims(context: Context, spec: string, complet
     const createdAt = await github.branchCreatedAt(branch);
     if (createdAt === undefined || !abandoned(createdAt, now)) continue;
     if (!(await github.takeOver(phaseTakeoverRef(spec, phase, String(createdAt.getTime())), sha))) continue;
-    context.log.warn(`${spec}: the verification of phase ${phase} was claimed (${branch}) longer ago than the grace period and never dispatched; releasing the claim`);
+    context.log.warn(
+      `${spec}: the verification of phase ${phase} was claimed (${branch}) longer ago than the grace period and never dispatched; releasing the claim`,
+    );
     await github.deleteBranch(branch);
     released.push(phase);
   }

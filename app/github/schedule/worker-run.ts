@@ -80,7 +80,9 @@ export async function onWorkerRunCompleted(context: Context<'workflow_run.comple
   if (outcome && target.kind === 'phase' && run.conclusion === 'success') {
     await reflectAfterPhase(context, target.phase, config, issues);
     // Skills help the work and never stop it: a failed extraction is logged, and /harness retrospective asks again.
-    await extractAfterPhase(context, target.spec, target.phase, config, issues).catch((e: unknown) => context.log.warn(`skills after phase ${target.phase} of ${target.spec}: ${(e as Error).message}`));
+    await extractAfterPhase(context, target.spec, target.phase, config, issues).catch((e: unknown) =>
+      context.log.warn(`skills after phase ${target.phase} of ${target.spec}: ${(e as Error).message}`),
+    );
   }
 }
 
@@ -106,7 +108,11 @@ async function markPhase(context: Context, spec: string, phase: string, failedIn
     const has = issue.labels.includes(LABEL_PHASE_FAILED);
     if (failedIn === undefined && has) await github.removeLabel(issue.number, LABEL_PHASE_FAILED);
     if (failedIn !== undefined && !has) await github.addLabels(issue.number, [LABEL_PHASE_FAILED]);
-    out.push({ ...issue, body: updated.body, labels: failedIn === undefined ? issue.labels.filter((l) => l !== LABEL_PHASE_FAILED) : has ? issue.labels : [...issue.labels, LABEL_PHASE_FAILED] });
+    out.push({
+      ...issue,
+      body: updated.body,
+      labels: failedIn === undefined ? issue.labels.filter((l) => l !== LABEL_PHASE_FAILED) : has ? issue.labels : [...issue.labels, LABEL_PHASE_FAILED],
+    });
   }
   return out;
 }

@@ -22,7 +22,11 @@ export interface PhaseIssueSync {
  * a window at a time. A phase gone from the spec has its issue closed as not planned; state
  * is otherwise left to people, as the tracking issue's.
  */
-export async function syncPhaseIssues(github: Gateway, input: { spec: Spec; specPath: string; blobBase: string }, listed: readonly IssueRecord[]): Promise<PhaseIssueSync> {
+export async function syncPhaseIssues(
+  github: Gateway,
+  input: { spec: Spec; specPath: string; blobBase: string },
+  listed: readonly IssueRecord[],
+): Promise<PhaseIssueSync> {
   const { byPhase: found, duplicates } = matchPhaseIssues(input.spec.id, listed);
   const out: PhaseIssueSync = { byPhase: new Map(), created: [], updated: [], duplicates: [] };
   for (const extra of duplicates) {
@@ -33,7 +37,11 @@ export async function syncPhaseIssues(github: Gateway, input: { spec: Spec; spec
     const desired = desiredPhaseIssue({ ...input, phase });
     const actual = found.get(phase.id);
     if (!actual) {
-      const created = await github.createIssue({ title: desired.title, body: phaseIssueBody(input.spec.id, phase.id, undefined, desired.rest), labels: desired.labels });
+      const created = await github.createIssue({
+        title: desired.title,
+        body: phaseIssueBody(input.spec.id, phase.id, undefined, desired.rest),
+        labels: desired.labels,
+      });
       out.byPhase.set(phase.id, created);
       out.created.push(created.number);
       continue;
@@ -43,7 +51,10 @@ export async function syncPhaseIssues(github: Gateway, input: { spec: Spec; spec
       continue;
     }
     const body = phaseIssueBody(input.spec.id, phase.id, parsePhaseMarker(actual.body)?.parent, desired.rest);
-    out.byPhase.set(phase.id, { ...(await github.updateIssue(actual.number, { title: desired.title, body })), ...(actual.subIssuesTotal === undefined ? {} : { subIssuesTotal: actual.subIssuesTotal }) });
+    out.byPhase.set(phase.id, {
+      ...(await github.updateIssue(actual.number, { title: desired.title, body })),
+      ...(actual.subIssuesTotal === undefined ? {} : { subIssuesTotal: actual.subIssuesTotal }),
+    });
     out.updated.push(actual.number);
   }
   for (const [phase, issue] of found) {

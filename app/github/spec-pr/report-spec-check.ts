@@ -46,7 +46,11 @@ export async function reportSpecCheck(github: Gateway, target: SpecCheckTarget, 
     const last = i === rest.length - 1;
     // An empty external_id is a result nothing may take for a finished sync (alreadySynced, carryForward): cleared as the run completes.
     const untrusted = last && target.externalId === '' ? { external_id: '' } : {};
-    await github.updateCheckRun(id, { ...(last ? { status: 'completed' as const, conclusion: report.conclusion } : {}), ...untrusted, output: output(rest[i]!) });
+    await github.updateCheckRun(id, {
+      ...(last ? { status: 'completed' as const, conclusion: report.conclusion } : {}),
+      ...untrusted,
+      output: output(rest[i]!),
+    });
   }
   return id;
 }

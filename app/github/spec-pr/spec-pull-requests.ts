@@ -54,7 +54,11 @@ function rejectSharedIds(loaded: Loaded[]): void {
       seen.set(id, l.dir.path);
       continue;
     }
-    l.result = { ...l.result, valid: false, problems: [...l.result.problems, problem('SPEC.md', 1, 'field-value', `spec id ${id} is also the id of ${first}; give each spec its own id`)] };
+    l.result = {
+      ...l.result,
+      valid: false,
+      problems: [...l.result.problems, problem('SPEC.md', 1, 'field-value', `spec id ${id} is also the id of ${first}; give each spec its own id`)],
+    };
   }
 }
 
@@ -119,7 +123,10 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
       head_sha: head,
       status: 'in_progress',
       external_id: externalId,
-      output: { title: 'Syncing plan issues', summary: `harness has validated ${toSync.map((l) => l.result.spec!.id).join(', ')} and is bringing the plan issues in step with it (${plans} plans).${note}` },
+      output: {
+        title: 'Syncing plan issues',
+        summary: `harness has validated ${toSync.map((l) => l.result.spec!.id).join(', ')} and is bringing the plan issues in step with it (${plans} plans).${note}`,
+      },
     });
     checkRunId = run.id;
   }
@@ -143,7 +150,10 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
           pull: pr.number,
           // A spec larger than its window: the order its plans get issues in, searched once for both syncs.
           // Kept in the App's memory for the rounds that rank the plans and move the window (wholeSpecOrder).
-          window: { size: issueWindowSize(config), order: spec.plans.length > issueWindowSize(config) ? (wholeSpecOrder(context, spec, l.dir.tree, config.slots)?.starts ?? []) : [] },
+          window: {
+            size: issueWindowSize(config),
+            order: spec.plans.length > issueWindowSize(config) ? (wholeSpecOrder(context, spec, l.dir.tree, config.slots)?.starts ?? []) : [],
+          },
           tree: l.dir.tree,
         };
         let synced = await syncPlanIssues({ ...sync, issues: await github.planIssues(spec.id) });
@@ -161,25 +171,35 @@ async function handleSpecPullRequest(context: SpecPullRequestContext): Promise<v
         await noteUndoneLinks(github, sync, synced.issues, synced.undone);
         outcome.sync = synced.tally;
       } else if (spec && l.result.valid) {
-        outcome.notSynced = 'This pull request comes from a fork, so harness validated the spec but wrote no issues: plan issues are synced from pull requests of branches in this repository.';
+        outcome.notSynced =
+          'This pull request comes from a fork, so harness validated the spec but wrote no issues: plan issues are synced from pull requests of branches in this repository.';
       }
       outcomes.push(outcome);
     }
-    const report = specCheckReport(outcomes, configProblems, { summaryMax: CHECK_RUN_TEXT_MAX, messageMaxBytes: ANNOTATION_MESSAGE_MAX_BYTES, titleMax: ANNOTATION_TITLE_MAX });
+    const report = specCheckReport(outcomes, configProblems, {
+      summaryMax: CHECK_RUN_TEXT_MAX,
+      messageMaxBytes: ANNOTATION_MESSAGE_MAX_BYTES,
+      titleMax: ANNOTATION_TITLE_MAX,
+    });
     // A sync GitHub did not take every write of is not done: no external_id, so the next delivery syncs again.
     const trusted = report.conclusion !== 'neutral';
     await reportSpecCheck(github, { headSha: head, externalId: trusted ? externalId : '', ...(checkRunId !== undefined ? { checkRunId } : {}) }, report);
   } catch (e) {
     if (checkRunId !== undefined) {
       // No external_id: a failed sync must not pass for a finished one; the next delivery redoes it.
-      await github.updateCheckRun(checkRunId, {
-        conclusion: 'failure',
-        external_id: '',
-        output: { title: 'harness could not finish the sync', summary: `${e instanceof Error ? e.message : String(e)}\n\nWhat was written stays; push again and harness carries on from there.` },
-      }).catch((u: unknown) => {
-        // GitHub refusing this too: the sync's own failure is what is thrown.
-        if (!(u instanceof GitHubError)) throw u;
-      });
+      await github
+        .updateCheckRun(checkRunId, {
+          conclusion: 'failure',
+          external_id: '',
+          output: {
+            title: 'harness could not finish the sync',
+            summary: `${e instanceof Error ? e.message : String(e)}\n\nWhat was written stays; push again and harness carries on from there.`,
+          },
+        })
+        .catch((u: unknown) => {
+          // GitHub refusing this too: the sync's own failure is what is thrown.
+          if (!(u instanceof GitHubError)) throw u;
+        });
     }
     throw e;
   }

@@ -40,7 +40,14 @@ export async function syncSpecIssue(github: Gateway, input: { spec: Spec; specPa
   }
   const changed = issue.title !== desired.title || (issue.body ?? '') !== desired.body;
   if (changed) await github.updateIssue(issue.number, { title: desired.title, body: desired.body });
-  return { number: issue.number, created: false, updated: changed, duplicates: closed, ...(issue.subIssuesTotal === undefined ? {} : { subIssuesTotal: issue.subIssuesTotal }), listed };
+  return {
+    number: issue.number,
+    created: false,
+    updated: changed,
+    duplicates: closed,
+    ...(issue.subIssuesTotal === undefined ? {} : { subIssuesTotal: issue.subIssuesTotal }),
+    listed,
+  };
 }
 
 /**
@@ -50,7 +57,12 @@ export async function syncSpecIssue(github: Gateway, input: { spec: Spec; specPa
  * the sync reads anyway) against the records' says which: equal, and no race to clean up, no
  * read; else one (a parent holds 100 at most). Undefined: go by the records.
  */
-export async function actualSubIssues(github: Gateway, tracking: Pick<SpecIssueSync, 'number' | 'created' | 'subIssuesTotal'>, recorded: number, race: boolean): Promise<Set<number> | undefined> {
+export async function actualSubIssues(
+  github: Gateway,
+  tracking: Pick<SpecIssueSync, 'number' | 'created' | 'subIssuesTotal'>,
+  recorded: number,
+  race: boolean,
+): Promise<Set<number> | undefined> {
   if (tracking.created || (!race && (tracking.subIssuesTotal === undefined || tracking.subIssuesTotal === recorded))) return undefined;
   const ids = await github.subIssueIds(tracking.number);
   return ids === 'unavailable' ? undefined : new Set(ids);

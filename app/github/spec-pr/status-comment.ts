@@ -19,7 +19,6 @@ export function statusCommentInterval(running: number): number {
   return Math.max(STATUS_COMMENT_INTERVAL_MS, running * STATUS_COMMENT_MS_PER_RUNNING);
 }
 
-
 export interface RefreshOptions {
   /** The wait on a GitHub limit the App's requests are in (app-memory.ts, limitWaitOf): said under the table while it lasts. */
   waiting?: LimitWait;

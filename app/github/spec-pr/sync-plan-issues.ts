@@ -54,11 +54,15 @@ export interface PlanIssueSyncResult {
  * issue in it, which a sync creates. Done, as far as the list tells: closed with the App's
  * record of why, or marked done in the spec.
  */
-function windowOf(input: PlanIssueSync, listed: SpecIssues): { done: (plan: string) => boolean; windowed: boolean; inWindow?: ReadonlySet<string>; creating: string[] } {
+function windowOf(
+  input: PlanIssueSync,
+  listed: SpecIssues,
+): { done: (plan: string) => boolean; windowed: boolean; inWindow?: ReadonlySet<string>; creating: string[] } {
   const { spec } = input;
   const done = (id: string) => spec.planById.get(id)?.completed !== undefined || isDone(listed.byPlan.get(id));
   const windowed = input.window !== undefined && spec.plans.length > input.window.size;
-  const inWindow = input.window && windowed ? withNeeded(issueWindow(spec, input.window.size, done, input.window.order), spec, input.window.asked ?? []) : undefined;
+  const inWindow =
+    input.window && windowed ? withNeeded(issueWindow(spec, input.window.size, done, input.window.order), spec, input.window.asked ?? []) : undefined;
   const creating = spec.plans.filter((p) => !listed.byPlan.has(p.id) && (!inWindow || inWindow.has(p.id))).map((p) => p.id);
   return { done, windowed, ...(inWindow ? { inWindow } : {}), creating };
 }
@@ -85,7 +89,8 @@ export const SUB_ISSUES_AT_CREATION = 10;
  */
 export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyncResult> {
   // Plans about to get an issue may have one that lost its labels: found by the App's login and put right below, never opened twice.
-  const input = windowOf(given, given.issues).creating.length > 0 ? { ...given, issues: await given.github.unlabelledPlanIssues(given.spec.id, given.issues) } : given;
+  const input =
+    windowOf(given, given.issues).creating.length > 0 ? { ...given, issues: await given.github.unlabelledPlanIssues(given.spec.id, given.issues) } : given;
   const { github, spec } = input;
   if (input.issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
   const issues = new Map(input.issues.byPlan);
@@ -98,7 +103,15 @@ export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyn
   // Two deliveries raced through a first sync: their duplicates' sub-issues and edges are not what the records say.
   const race = input.issues.duplicates.length > 0 || (tracking?.duplicates.length ?? 0) > 0 || (phases?.duplicates.length ?? 0) > 0;
   const recordingParent = (n: number) => input.issues.listed.filter((i) => parseMarker(i.body)?.parent === n).length;
-  const subs = tracking && !phased ? new SubIssueMirror(github, tracking.number, recordingParent(tracking.number), await actualSubIssues(github, tracking, recordingParent(tracking.number), race)) : undefined;
+  const subs =
+    tracking && !phased
+      ? new SubIssueMirror(
+          github,
+          tracking.number,
+          recordingParent(tracking.number),
+          await actualSubIssues(github, tracking, recordingParent(tracking.number), race),
+        )
+      : undefined;
   // A large spec's plan issues are sub-issues of their phase's issue, each parent's mirror made when first needed.
   const phaseSubs = new Map<string, SubIssueMirror>();
   let subIssuesAvailable = true;
@@ -109,7 +122,18 @@ export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyn
     let mirror = phaseSubs.get(phase);
     if (!mirror) {
       const held = recordingParent(parent.number);
-      const actual = subIssuesAvailable ? await actualSubIssues(github, { number: parent.number, created: phases.created.includes(parent.number), ...(parent.subIssuesTotal === undefined ? {} : { subIssuesTotal: parent.subIssuesTotal }) }, held, race) : undefined;
+      const actual = subIssuesAvailable
+        ? await actualSubIssues(
+            github,
+            {
+              number: parent.number,
+              created: phases.created.includes(parent.number),
+              ...(parent.subIssuesTotal === undefined ? {} : { subIssuesTotal: parent.subIssuesTotal }),
+            },
+            held,
+            race,
+          )
+        : undefined;
       mirror = new SubIssueMirror(github, parent.number, held, actual);
       mirror.available = subIssuesAvailable;
       phaseSubs.set(phase, mirror);
@@ -129,10 +153,19 @@ export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyn
   const mirror = new DependencyMirror(github, blocking);
   // A window that moves on while the person has queued every plan with an issue queues the new ones too, in the create itself.
   const queueNew = windowed && everyIssueQueued(spec, issues);
-  const tally: SyncTally = { created: [], updated: [], reopened: [], closed: [], duplicates: [], dependencies: { added: 0, removed: 0, refused: 0, unavailable: false } };
+  const tally: SyncTally = {
+    created: [],
+    updated: [],
+    reopened: [],
+    closed: [],
+    duplicates: [],
+    dependencies: { added: 0, removed: 0, refused: 0, unavailable: false },
+  };
   // Several new issues under a parent: each is created as a sub-issue in one request (gateway createSubIssue), their labels' ids learnt first, all at once.
   const creating = tracking ? spec.plans.filter((p) => !issues.has(p.id) && (!inWindow || inWindow.has(p.id))) : [];
-  const underParent = creating.length >= SUB_ISSUES_AT_CREATION && (await github.knowLabels([...new Set(creating.flatMap((p) => [...managedLabels(spec.id, p), ...STATUS_VALUES.map(statusLabel)]))]));
+  const underParent =
+    creating.length >= SUB_ISSUES_AT_CREATION &&
+    (await github.knowLabels([...new Set(creating.flatMap((p) => [...managedLabels(spec.id, p), ...STATUS_VALUES.map(statusLabel)]))]));
 
   for (const index of topologicalOrder(buildGraph(spec.plans)).order) {
     const plan = spec.plans[index]!;
@@ -167,8 +200,12 @@ export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyn
         status === undefined ? undefined : recordedStatus(status),
       );
       const labels = status === undefined ? desired.labels : [...desired.labels, statusLabel(status)];
-      const bodyWith = (edges: readonly string[], parent: number | undefined) => withMarkerRecord(withMirroredEdges(tracked, edges), 'parent', parent === undefined ? undefined : String(parent));
-      const asSubIssue = underParent && intendedParent !== undefined ? await github.createSubIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels }, intendedParent) : undefined;
+      const bodyWith = (edges: readonly string[], parent: number | undefined) =>
+        withMarkerRecord(withMirroredEdges(tracked, edges), 'parent', parent === undefined ? undefined : String(parent));
+      const asSubIssue =
+        underParent && intendedParent !== undefined
+          ? await github.createSubIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels }, intendedParent)
+          : undefined;
       let created = asSubIssue ?? (await github.createIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels }));
       const parent = asSubIssue ? subsOfPlan!.adopted() : subsOfPlan ? await subsOfPlan.add(created, undefined) : undefined;
       if (subsOfPlan) subIssuesAvailable &&= subsOfPlan.available;
@@ -189,7 +226,10 @@ export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyn
     const pr = recorded?.pr ?? input.pull;
     const doneInSpec = plan.completed !== undefined && recorded?.verified === undefined && !ACTIVE.has(recorded?.status);
     const verified = recorded?.verified ?? (doneInSpec ? VERIFIED_BY_SPEC : undefined);
-    const patch = issuePatch({ ...desired, body: withRecords(withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored), parent, recorded, verified) }, actual);
+    const patch = issuePatch(
+      { ...desired, body: withRecords(withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored), parent, recorded, verified) },
+      actual,
+    );
     if (doneInSpec) {
       // Marked done in the spec since its issue was made: verified and closed, as if run.
       const updated = patch ? await applyPatch(github, actual, patch) : actual;
@@ -212,7 +252,8 @@ export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyn
     const removed = parseMarker(issue.body)?.removed;
     if (issue.state !== 'open') {
       // Taken out before the App recorded removals (or closed by someone else first): recorded now, once, as the spec says.
-      if (removed === undefined && issue.stateReason === 'not_planned') issues.set(planId, await github.updateIssue(issue.number, { body: withMarkerRecord(issue.body ?? '', 'removed', String(input.pull)) }));
+      if (removed === undefined && issue.stateReason === 'not_planned')
+        issues.set(planId, await github.updateIssue(issue.number, { body: withMarkerRecord(issue.body ?? '', 'removed', String(input.pull)) }));
       continue;
     }
     // The note first: if the close fails, the next sync closes it (and notes it again).
@@ -229,16 +270,31 @@ export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyn
   }
 
   // The phase issues under the tracking issue, once the plans it held have moved under them.
-  const phaseParent = tracking && phases ? await trackingOfPhases(github, tracking, phases, input.issues.listed, issues, race, subIssuesAvailable && (remover?.available ?? true)) : undefined;
+  const phaseParent =
+    tracking && phases
+      ? await trackingOfPhases(github, tracking, phases, input.issues.listed, issues, race, subIssuesAvailable && (remover?.available ?? true))
+      : undefined;
   if (phaseParent && phases) await parentPhaseIssues(github, phases, phaseParent);
 
-  tally.dependencies = { added: mirror.added, removed: mirror.removed, refused: mirror.refused, unavailable: !mirror.available, ...(mirror.capped > 0 ? { capped: mirror.capped } : {}) };
+  tally.dependencies = {
+    added: mirror.added,
+    removed: mirror.removed,
+    refused: mirror.refused,
+    unavailable: !mirror.available,
+    ...(mirror.capped > 0 ? { capped: mirror.capped } : {}),
+  };
   if (tracking) {
     const mirrors = [subs, remover === subs ? undefined : remover, phaseParent, ...phaseSubs.values()].filter((m): m is SubIssueMirror => m !== undefined);
     const sum = (f: (m: SubIssueMirror) => number) => mirrors.reduce((n, m) => n + f(m), 0);
     tally.tracking = { number: tracking.number, created: tracking.created, updated: tracking.updated, duplicates: tracking.duplicates };
     const overLimit = sum((m) => m.overLimit);
-    tally.subIssues = { added: sum((m) => m.added), removed: sum((m) => m.removed), refused: sum((m) => m.refused), unavailable: mirrors.some((m) => !m.available), ...(overLimit > 0 ? { overLimit } : {}) };
+    tally.subIssues = {
+      added: sum((m) => m.added),
+      removed: sum((m) => m.removed),
+      refused: sum((m) => m.refused),
+      unavailable: mirrors.some((m) => !m.available),
+      ...(overLimit > 0 ? { overLimit } : {}),
+    };
   }
   if (phases) tally.phases = { created: phases.created, updated: phases.updated, duplicates: phases.duplicates };
   if (windowed) {
@@ -289,7 +345,14 @@ async function trackingOfPhases(
   const phasesNow = [...phases.byPhase.values()].filter((i) => parsePhaseMarker(i.body)?.parent === tracking.number).length;
   const held = plansNow + phasesNow;
   const expected = tracking.subIssuesTotal === undefined ? undefined : tracking.subIssuesTotal - (plansBefore - plansNow);
-  const actual = available ? await actualSubIssues(github, { number: tracking.number, created: tracking.created, ...(expected === undefined ? {} : { subIssuesTotal: expected }) }, held, race) : undefined;
+  const actual = available
+    ? await actualSubIssues(
+        github,
+        { number: tracking.number, created: tracking.created, ...(expected === undefined ? {} : { subIssuesTotal: expected }) },
+        held,
+        race,
+      )
+    : undefined;
   const mirror = new SubIssueMirror(github, tracking.number, held, actual);
   mirror.available = available;
   return mirror;
@@ -304,7 +367,11 @@ async function trackingOfPhases(
  * A plan back in the spec loses its `removed=` record as its issue is reopened.
  */
 function withRecords(body: string, parent: number | undefined, recorded: ParsedMarker | undefined, verified: string | undefined): string {
-  const records = withMarkerRecord(withMarkerRecord(body, 'parent', parent === undefined ? undefined : String(parent)), 'resume_at', recorded?.resumeAt?.toISOString());
+  const records = withMarkerRecord(
+    withMarkerRecord(body, 'parent', parent === undefined ? undefined : String(parent)),
+    'resume_at',
+    recorded?.resumeAt?.toISOString(),
+  );
   const kept = withMarkerRecord(withMarkerRecord(records, 'verified', verified), 'of', recorded?.of === undefined ? undefined : String(recorded.of));
   const account = withMarkerRecord(kept, 'runs', recorded?.runs === undefined ? undefined : formatRuns(recorded.runs));
   const held = withMarkerRecord(account, 'held', recorded?.held);
@@ -365,14 +432,30 @@ export function mergeTallies(first: SyncTally, second: SyncTally): SyncTally {
     reopened: [...first.reopened, ...second.reopened],
     closed: [...first.closed, ...second.closed],
     duplicates: [...first.duplicates, ...second.duplicates],
-    dependencies: { added: d1.added + d2.added, removed: d1.removed + d2.removed, refused: d2.refused, unavailable: d2.unavailable, ...(d2.capped ? { capped: d2.capped } : {}) },
+    dependencies: {
+      added: d1.added + d2.added,
+      removed: d1.removed + d2.removed,
+      refused: d2.refused,
+      unavailable: d2.unavailable,
+      ...(d2.capped ? { capped: d2.capped } : {}),
+    },
   };
   if (second.window) merged.window = second.window;
   const p1 = first.phases;
   const p2 = second.phases;
-  if (p2) merged.phases = { created: [...(p1?.created ?? []), ...p2.created], updated: [...new Set([...(p1?.updated ?? []), ...p2.updated])], duplicates: [...(p1?.duplicates ?? []), ...p2.duplicates] };
+  if (p2)
+    merged.phases = {
+      created: [...(p1?.created ?? []), ...p2.created],
+      updated: [...new Set([...(p1?.updated ?? []), ...p2.updated])],
+      duplicates: [...(p1?.duplicates ?? []), ...p2.duplicates],
+    };
   const t2 = second.tracking;
-  if (t2) merged.tracking = { ...t2, created: t2.created || (first.tracking?.created ?? false), duplicates: [...(first.tracking?.duplicates ?? []), ...t2.duplicates] };
+  if (t2)
+    merged.tracking = {
+      ...t2,
+      created: t2.created || (first.tracking?.created ?? false),
+      duplicates: [...(first.tracking?.duplicates ?? []), ...t2.duplicates],
+    };
   const s1 = first.subIssues;
   const s2 = second.subIssues;
   if (s2) merged.subIssues = { ...s2, added: s2.added + (s1?.added ?? 0), removed: s2.removed + (s1?.removed ?? 0) };

@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startHarness, tempDir } from '../../helpers/cli.js';
 import { pathAppears } from '../../helpers/file-appears.js';
-import { conversationText, fakeAnthropic, workingDirectory, type AnthropicBody, type AnthropicReply, type FakeAnthropic, type Usage } from '../../helpers/fake-models/anthropic.js';
+import {
+  conversationText,
+  fakeAnthropic,
+  workingDirectory,
+  type AnthropicBody,
+  type AnthropicReply,
+  type FakeAnthropic,
+  type Usage,
+} from '../../helpers/fake-models/anthropic.js';
 import { movableClock } from '../../helpers/fake-models/real-cli-env.js';
 import { realCli } from '../../helpers/real-cli.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../../helpers/repo.js';
@@ -68,7 +76,10 @@ const write =
  */
 const nodeWrite = (path: string, content: string, usage?: Usage): AnthropicReply => ({
   tool: 'Bash',
-  input: { command: `node -e ${shellQuote(`const fs = require('fs'); fs.mkdirSync(require('path').dirname(${JSON.stringify(path)}), { recursive: true }); fs.writeFileSync(${JSON.stringify(path)}, ${JSON.stringify(content)})`)}`, description: `Write ${path}` },
+  input: {
+    command: `node -e ${shellQuote(`const fs = require('fs'); fs.mkdirSync(require('path').dirname(${JSON.stringify(path)}), { recursive: true }); fs.writeFileSync(${JSON.stringify(path)}, ${JSON.stringify(content)})`)}`,
+    description: `Write ${path}`,
+  },
   ...(usage ? { usage } : {}),
 });
 const shellQuote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
@@ -156,10 +167,20 @@ describe.skipIf(!claude)(`harness run --agent claude with Claude Code ${claude?.
     expect(paused.stdout).not.toContain('FAILED');
     // The CLI's own words, which harness matches: the result line is one of its limit messages, the stream's event the exact reset.
     const said = logLines(root, '01-01');
-    expect(said.find((l) => l.type === 'result')).toMatchObject({ is_error: true, api_error_status: 429, result: expect.stringMatching(/^You've hit your 5-hour limit · resets /) });
-    expect(said.filter((l) => l.type === 'rate_limit_event').at(-1)).toMatchObject({ rate_limit_info: { status: 'rejected', resetsAt: resetsAt.getTime() / 1000, rateLimitType: 'five_hour' } });
+    expect(said.find((l) => l.type === 'result')).toMatchObject({
+      is_error: true,
+      api_error_status: 429,
+      result: expect.stringMatching(/^You've hit your 5-hour limit · resets /),
+    });
+    expect(said.filter((l) => l.type === 'rate_limit_event').at(-1)).toMatchObject({
+      rate_limit_info: { status: 'rejected', resetsAt: resetsAt.getTime() / 1000, rateLimitType: 'five_hour' },
+    });
     // Paused: not an attempt's end (no result, no signal), the dependant not started.
-    const status = JSON.parse(readFileSync(join(root, SESSIONS, '01-01/status.json'), 'utf8')) as { state: string; attempt: number; pause: { resetsAt: string } };
+    const status = JSON.parse(readFileSync(join(root, SESSIONS, '01-01/status.json'), 'utf8')) as {
+      state: string;
+      attempt: number;
+      pause: { resetsAt: string };
+    };
     expect(status).toMatchObject({ state: 'paused', attempt: 1, pause: { resetsAt: iso } });
     expect(existsSync(join(root, SESSIONS, '01-01/result.json'))).toBe(false);
     expect(existsSync(join(root, SESSIONS, '01-02'))).toBe(false);
@@ -196,7 +217,10 @@ describe.skipIf(!claude)(`harness run --agent claude with Claude Code ${claude?.
       // As a model does with 2.1.332's deferred MCP tools: their schemas first, then the calls.
       { tool: 'ToolSearch', input: tools },
       nodeWrite('out/01-01.txt', 'draft\n'),
-      { tool: 'mcp__harness__harness_worker_report', input: { type: 'decision_needed', checkpoint: 'store', message: 'Which store?', options: ['memory', 'file'] } },
+      {
+        tool: 'mcp__harness__harness_worker_report',
+        input: { type: 'decision_needed', checkpoint: 'store', message: 'Which store?', options: ['memory', 'file'] },
+      },
       { tool: 'mcp__harness__harness_worker_await', input: { checkpoint: 'store' } },
     ]);
     const root = await makeRepo({ ...specTree([plan('01-01', { extra: 'autonomous: false' })]), ...NODE_ALLOWED });
@@ -245,7 +269,7 @@ describe.skipIf(!claude)(`harness run --agent claude with Claude Code ${claude?.
     expect(told.input.file_path.split('/')).not.toContain('.git');
     expect(fake.escaped).toEqual([]);
   });
-  it("passes max_turns to Claude Code, which counts the answer as a turn: max_turns 2 lets a command and the answer through, verified", async () => {
+  it('passes max_turns to Claude Code, which counts the answer as a turn: max_turns 2 lets a command and the answer through, verified', async () => {
     const fake = await model([nodeWrite('out/01-01.txt', 'one\n'), { text: 'Wrote out/01-01.txt.' }]);
     const root = await makeRepo({ ...specTree([plan('01-01')]), ...withMaxTurns(2) });
 
@@ -279,8 +303,11 @@ describe.skipIf(!claude)(`harness run --agent claude with Claude Code ${claude?.
     expect(fake.escaped).toEqual([]);
   });
 
-  it("stops a plan whose cost, as Claude Code reports it, passes its budget_usd: the CLI stops itself at --max-budget-usd, the plan fails with both figures, the cost recorded", async () => {
-    const fake = await model([nodeWrite('out/01-01.txt', 'one\n', { input_tokens: 400_000, output_tokens: 2_000 }), { text: 'Wrote out/01-01.txt.', usage: { input_tokens: 410_000, output_tokens: 500 } }]);
+  it('stops a plan whose cost, as Claude Code reports it, passes its budget_usd: the CLI stops itself at --max-budget-usd, the plan fails with both figures, the cost recorded', async () => {
+    const fake = await model([
+      nodeWrite('out/01-01.txt', 'one\n', { input_tokens: 400_000, output_tokens: 2_000 }),
+      { text: 'Wrote out/01-01.txt.', usage: { input_tokens: 410_000, output_tokens: 500 } },
+    ]);
     const root = await makeRepo({ ...specTree([plan('01-01', { extra: 'budget_usd: 0.05' })]), ...NODE_ALLOWED });
 
     const run = await runCli(['run', SPEC_DIR, '--agent', 'claude'], root, { env: await claudeEnv(fake) });

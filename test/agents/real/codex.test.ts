@@ -40,7 +40,10 @@ function conversation(body: { input?: unknown[] }): string[] {
 }
 
 /** The plan's result.json. */
-function resultOf(root: string, id: string): { outcome: string; reason?: string; usage?: { turns?: number; inputTokens?: number; outputTokens?: number; costUsd?: number } } {
+function resultOf(
+  root: string,
+  id: string,
+): { outcome: string; reason?: string; usage?: { turns?: number; inputTokens?: number; outputTokens?: number; costUsd?: number } } {
   return JSON.parse(readFileSync(join(root, SESSIONS, id, 'result.json'), 'utf8')) as ReturnType<typeof resultOf>;
 }
 
@@ -81,7 +84,12 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
         { id: '01-01', steps: [], body: 'Write out/01-01.txt.' },
         { id: '01-02', dependsOn: ['01-01'], steps: [], body: 'Write out/01-02.txt.' },
       ],
-      [shell("mkdir -p out && printf 'one\\n' > out/01-01.txt"), { text: 'Wrote out/01-01.txt.' }, shell("printf 'two\\n' > out/01-02.txt"), { text: 'Wrote out/01-02.txt.' }],
+      [
+        shell("mkdir -p out && printf 'one\\n' > out/01-01.txt"),
+        { text: 'Wrote out/01-01.txt.' },
+        shell("printf 'two\\n' > out/01-02.txt"),
+        { text: 'Wrote out/01-02.txt.' },
+      ],
     );
 
     const run = await harnessProcess(['run', SPEC_DIR], root, env);
@@ -99,7 +107,10 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
     expect(brief).toContain('Write out/01-01.txt.');
     expect(conversation(requests[2]!.body).at(-1)).toMatch(/^user: # Plan 01-02 of SPC-007/);
     // The command ran, and what it said went back to the model.
-    expect(conversation(requests[1]!.body).slice(-2)).toEqual([`call: ${(shell("mkdir -p out && printf 'one\\n' > out/01-01.txt") as { custom: { input: string } }).custom.input}`, expect.stringMatching(/^output: Script completed\n/)]);
+    expect(conversation(requests[1]!.body).slice(-2)).toEqual([
+      `call: ${(shell("mkdir -p out && printf 'one\\n' > out/01-01.txt") as { custom: { input: string } }).custom.input}`,
+      expect.stringMatching(/^output: Script completed\n/),
+    ]);
     // harness's reporting server is there for the model: its tools are the CLI's mcp__harness namespace.
     expect(JSON.stringify(requests[0]!.body.input)).toContain('mcp__harness');
     for (const id of ['01-01', '01-02']) {
@@ -129,7 +140,12 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
     expect(first.stderr).toContain(`harness run: 01-01 paused at the model's usage limit until ${iso}; resume then with: harness run ${SPEC_DIR}`);
     expect(first.stdout).toContain('1 paused at the usage limit');
     expect(first.stdout).not.toContain('FAILED');
-    const status = JSON.parse(readFileSync(join(root, SESSIONS, '01-01/status.json'), 'utf8')) as { state: string; attempt: number; pause: { resetsAt: string }; reason?: string };
+    const status = JSON.parse(readFileSync(join(root, SESSIONS, '01-01/status.json'), 'utf8')) as {
+      state: string;
+      attempt: number;
+      pause: { resetsAt: string };
+      reason?: string;
+    };
     expect(status).toMatchObject({ state: 'paused', attempt: 1, pause: { resetsAt: iso } });
     expect(JSON.stringify(status)).toContain("codex stopped at the model's usage limit: You’ve hit your usage limit.");
     expect(existsSync(join(root, SESSIONS, '01-01/result.json'))).toBe(false);
@@ -164,7 +180,12 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
   it("resumes the CLI's own session after a checkpoint: the model asks a person, harness respond answers, and the thread goes on with the answer", async () => {
     const { model, root, env } = await setUp(
       [{ id: '01-01', extra: 'autonomous: false\ncheckpoints: [decision]', steps: [], body: 'Write out/01-01.txt with the store a person chooses.' }],
-      [shell("mkdir -p out && printf 'asked\\n' > out/01-01.txt"), { text: 'Which store?\nHARNESS_CHECKPOINT {"kind":"decision","prompt":"Which store should the service use?","options":["memory","file"],"id":"storage"}' }],
+      [
+        shell("mkdir -p out && printf 'asked\\n' > out/01-01.txt"),
+        {
+          text: 'Which store?\nHARNESS_CHECKPOINT {"kind":"decision","prompt":"Which store should the service use?","options":["memory","file"],"id":"storage"}',
+        },
+      ],
     );
 
     const running = harnessProcess(['run', SPEC_DIR], root, env);
@@ -187,8 +208,12 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
     expect(said[at + 3]).toMatch(/^assistant: Which store\?\nHARNESS_CHECKPOINT /);
     expect(said[at + 4]).toMatch(/^user: .*answered checkpoint "storage".*file/s);
   });
-  it("counts turns as harness says codex takes them: max_turns 1 lets the plan run one command and say it is done (the closing message is no turn of its own)", async () => {
-    const { model, root, env } = await setUp([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }], [shell("mkdir -p out && printf 'one\\n' > out/01-01.txt"), { text: 'Wrote out/01-01.txt.' }], { max_turns: 1 });
+  it('counts turns as harness says codex takes them: max_turns 1 lets the plan run one command and say it is done (the closing message is no turn of its own)', async () => {
+    const { model, root, env } = await setUp(
+      [{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }],
+      [shell("mkdir -p out && printf 'one\\n' > out/01-01.txt"), { text: 'Wrote out/01-01.txt.' }],
+      { max_turns: 1 },
+    );
 
     const run = await harnessProcess(['run', SPEC_DIR], root, env);
 
@@ -197,15 +222,22 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
     expect(git(root, 'show', `${INTEGRATION}:out/01-01.txt`)).toBe('one\n');
     expect(model.responses()).toHaveLength(2);
     // What the real CLI printed: one command, then the closing message, in one turn of its own.
-    const items = events(root, '01-01').filter((e) => e.type === 'item.completed').map((e) => (e.item as { type: string }).type);
+    const items = events(root, '01-01')
+      .filter((e) => e.type === 'item.completed')
+      .map((e) => (e.item as { type: string }).type);
     expect(items).toEqual(['command_execution', 'agent_message']);
     expect(resultOf(root, '01-01')).toMatchObject({ outcome: 'verified', usage: { turns: 1 } });
   });
 
-  it("stops a plan whose model runs more commands than max_turns allows: failed, not retried, the run stopped at the turn past the limit", async () => {
+  it('stops a plan whose model runs more commands than max_turns allows: failed, not retried, the run stopped at the turn past the limit', async () => {
     const { model, root, env } = await setUp(
       [{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }],
-      [shell("mkdir -p out && printf 'one\\n' > out/01-01.txt"), shell("printf 'two\\n' >> out/01-01.txt"), shell("printf 'three\\n' >> out/01-01.txt"), { text: 'Wrote out/01-01.txt.' }],
+      [
+        shell("mkdir -p out && printf 'one\\n' > out/01-01.txt"),
+        shell("printf 'two\\n' >> out/01-01.txt"),
+        shell("printf 'three\\n' >> out/01-01.txt"),
+        { text: 'Wrote out/01-01.txt.' },
+      ],
       { max_turns: 1 },
     );
 
@@ -222,24 +254,33 @@ describe.skipIf(!codex)(`harness run --agent codex with the real codex ${codex?.
     expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toContain('out/01-01.txt');
   });
 
-  it("stops a plan whose tokens, at agents.codex.price, cost more than its budget_usd: failed with both figures, the cost recorded", async () => {
+  it('stops a plan whose tokens, at agents.codex.price, cost more than its budget_usd: failed with both figures, the cost recorded', async () => {
     const { model, root, env } = await setUp(
       [{ id: '01-01', extra: 'budget_usd: 0.5', steps: [], body: 'Write out/01-01.txt.' }],
-      [shell("mkdir -p out && printf 'one\\n' > out/01-01.txt", { input_tokens: 200_000, output_tokens: 1_000 }), { text: 'Wrote out/01-01.txt.', usage: { input_tokens: 210_000, output_tokens: 500 } }],
+      [
+        shell("mkdir -p out && printf 'one\\n' > out/01-01.txt", { input_tokens: 200_000, output_tokens: 1_000 }),
+        { text: 'Wrote out/01-01.txt.', usage: { input_tokens: 210_000, output_tokens: 500 } },
+      ],
       { price: { input_per_million: 2, output_per_million: 8 } },
     );
 
     const run = await harnessProcess(['run', SPEC_DIR], root, env);
 
     // The tokens the CLI reported as its turn completed, at the price: what harness counts.
-    const completed = events(root, '01-01').filter((e) => e.type === 'turn.completed').at(-1)!.usage as { input_tokens: number; output_tokens: number };
+    const completed = events(root, '01-01')
+      .filter((e) => e.type === 'turn.completed')
+      .at(-1)!.usage as { input_tokens: number; output_tokens: number };
     const cost = (completed.input_tokens * 2 + completed.output_tokens * 8) / 1e6;
     expect(cost).toBeGreaterThan(0.5);
     const reason = `codex spent $${cost.toFixed(2)}, over the plan's budget of $0.50 (budget_usd): stopped`;
     expect(run.code, `${run.stdout}\n${run.stderr}`).not.toBe(0);
     expect(run.stdout).toContain(`01-01 FAILED: the codex agent failed: ${reason}`);
     const result = resultOf(root, '01-01');
-    expect(result).toMatchObject({ outcome: 'failed', reason: `the codex agent failed: ${reason}`, usage: { inputTokens: completed.input_tokens, outputTokens: completed.output_tokens } });
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      reason: `the codex agent failed: ${reason}`,
+      usage: { inputTokens: completed.input_tokens, outputTokens: completed.output_tokens },
+    });
     expect(result.usage!.costUsd).toBeCloseTo(cost, 6);
     expect(model.pending()).toBe(0);
     expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toContain('out/01-01.txt');

@@ -4,7 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UNKNOWN_RESET_WAIT_MS } from '../../../app/engine/lifecycle/usage-pause.js';
 import { runCli, startHarness, tempDir } from '../../helpers/cli.js';
 import { pathAppears } from '../../helpers/file-appears.js';
-import { conversationText, fakeCopilotProvider, type FakeProvider, type ProviderReply, type ProviderUsage } from '../../helpers/fake-models/copilot-provider.js';
+import {
+  conversationText,
+  fakeCopilotProvider,
+  type FakeProvider,
+  type ProviderReply,
+  type ProviderUsage,
+} from '../../helpers/fake-models/copilot-provider.js';
 import { movableClock } from '../../helpers/fake-models/real-cli-env.js';
 import { realCli } from '../../helpers/real-cli.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan } from '../../helpers/repo.js';
@@ -70,7 +76,10 @@ const cost = (input: number, output: number) => Math.round(((input * PRICE.input
 
 describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilot?.version ?? ''} against a fake model provider`, () => {
   it("runs a plan to verified: the brief reaches the model, its bash call makes the file, and the run's usage is what the model reported, priced", async () => {
-    const fake = await model([shellWrite('out/01-01.txt', 'made by copilot\\n', { prompt_tokens: 1800, completion_tokens: 40 }), { text: 'Wrote out/01-01.txt.', usage: { prompt_tokens: 1900, completion_tokens: 9 } }]);
+    const fake = await model([
+      shellWrite('out/01-01.txt', 'made by copilot\\n', { prompt_tokens: 1800, completion_tokens: 40 }),
+      { text: 'Wrote out/01-01.txt.', usage: { prompt_tokens: 1900, completion_tokens: 9 } },
+    ]);
     const root = await makeRepo({ ...specTree([plan('01-01')]), ...CONFIG });
 
     const run = await runCli(['run', SPEC_DIR, '--agent', 'copilot'], root, { env: await copilotEnv(fake) });
@@ -83,7 +92,9 @@ describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilo
     expect(turns).toHaveLength(2);
     expect(turns[0]!.headers.authorization).toBe('Bearer sk-fake-provider');
     // Its own tools, and harness's reporting server's (as <server>-<tool>), offered to the model; the brief its first message.
-    expect(turns[0]!.body!.tools!.map((t) => t.function.name)).toEqual(expect.arrayContaining(['bash', 'create', 'harness-harness_worker_report', 'harness-harness_worker_await']));
+    expect(turns[0]!.body!.tools!.map((t) => t.function.name)).toEqual(
+      expect.arrayContaining(['bash', 'create', 'harness-harness_worker_report', 'harness-harness_worker_await']),
+    );
     expect(conversationText(turns[0]!.body)).toContain('Write out/01-01.txt.');
     expect(conversationText(turns[1]!.body)).toContain('"role":"tool"');
     // What harness recorded: the model's tokens over both requests, at the configured price.
@@ -95,8 +106,15 @@ describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilo
 
   it("pauses a plan at the provider's rate limit and, after the wait, resumes Copilot's own session, its usage counted once", async () => {
     // The provider's 429, as OpenAI answers it; the CLI retries it five times, then gives up with a session.error.
-    const limited: ProviderReply = { status: 429, headers: { 'retry-after': '0' }, error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } };
-    const fake = await model([shellWrite('out/01-01.txt', 'half\\n', { prompt_tokens: 1000, completion_tokens: 20 }), ...Array.from({ length: 6 }, () => limited)]);
+    const limited: ProviderReply = {
+      status: 429,
+      headers: { 'retry-after': '0' },
+      error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' },
+    };
+    const fake = await model([
+      shellWrite('out/01-01.txt', 'half\\n', { prompt_tokens: 1000, completion_tokens: 20 }),
+      ...Array.from({ length: 6 }, () => limited),
+    ]);
     const root = await makeRepo({ ...specTree([plan('01-01'), plan('01-02', { dependsOn: ['01-01'] })]), ...CONFIG });
     const env = await copilotEnv(fake);
     const start = new Date();
@@ -120,7 +138,10 @@ describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilo
     // What was counted of the session at the pause: its one answered request.
     expect(state.counted).toEqual({ session: state.sessionId, inputTokens: 1000, outputTokens: 20, premiumRequests: 0 });
 
-    fake.push(shellWrite('out/01-01.txt', 'one\\n', { prompt_tokens: 1100, completion_tokens: 30 }), { text: 'Wrote it.', usage: { prompt_tokens: 1200, completion_tokens: 5 } });
+    fake.push(shellWrite('out/01-01.txt', 'one\\n', { prompt_tokens: 1100, completion_tokens: 30 }), {
+      text: 'Wrote it.',
+      usage: { prompt_tokens: 1200, completion_tokens: 5 },
+    });
     fake.push(shellWrite('out/01-02.txt', 'two\\n'), { text: 'Wrote it.' });
     clock.at = new Date(start.getTime() + UNKNOWN_RESET_WAIT_MS + 60_000);
     const resumed = await runCli(['run', SPEC_DIR], root, { env, clock });
@@ -144,7 +165,11 @@ describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilo
   it("resumes Copilot's own session after a checkpoint: harness stopped while the question waits, answered, and run again", async () => {
     const fake = await model([
       shellWrite('out/01-01.txt', 'draft\\n', { prompt_tokens: 1000, completion_tokens: 20 }),
-      { tool: 'harness-harness_worker_report', arguments: { type: 'decision_needed', checkpoint: 'store', message: 'Which store?', options: ['memory', 'file'] }, usage: { prompt_tokens: 1000, completion_tokens: 20 } },
+      {
+        tool: 'harness-harness_worker_report',
+        arguments: { type: 'decision_needed', checkpoint: 'store', message: 'Which store?', options: ['memory', 'file'] },
+        usage: { prompt_tokens: 1000, completion_tokens: 20 },
+      },
       { tool: 'harness-harness_worker_await', arguments: { checkpoint: 'store' }, usage: { prompt_tokens: 1000, completion_tokens: 20 } },
     ]);
     const root = await makeRepo({ ...specTree([plan('01-01', { extra: 'autonomous: false' })]), ...CONFIG });
@@ -161,7 +186,10 @@ describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilo
     expect(fake.turns()).toHaveLength(3);
 
     expect((await runCli(['respond', SPEC_DIR, '01-01', 'file'], root)).code).toBe(0);
-    fake.push(shellWrite('out/01-01.txt', 'file\\n', { prompt_tokens: 1000, completion_tokens: 20 }), { text: 'Done: the file store.', usage: { prompt_tokens: 1000, completion_tokens: 20 } });
+    fake.push(shellWrite('out/01-01.txt', 'file\\n', { prompt_tokens: 1000, completion_tokens: 20 }), {
+      text: 'Done: the file store.',
+      usage: { prompt_tokens: 1000, completion_tokens: 20 },
+    });
     const resumed = await runCli(['run', SPEC_DIR], root, { env });
 
     expect(resumed.code).toBe(0);
@@ -179,7 +207,7 @@ describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilo
     expect(readFileSync(join(root, SESSIONS, '01-01/logs/copilot.log'), 'utf8')).toContain(`"sessionId":"${saved.sessionId}"`);
     expect(fake.escaped).toEqual([]);
   });
-  it("counts turns as Copilot does (assistant.turn_start, the closing answer one of them): max_turns 2 lets a command and the answer through", async () => {
+  it('counts turns as Copilot does (assistant.turn_start, the closing answer one of them): max_turns 2 lets a command and the answer through', async () => {
     const fake = await model([shellWrite('out/01-01.txt', 'one\\n'), { text: 'Wrote out/01-01.txt.' }]);
     const root = await makeRepo({ ...specTree([plan('01-01')]), ...withMaxTurns(2) });
 
@@ -194,7 +222,7 @@ describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilo
     expect(fake.escaped).toEqual([]);
   });
 
-  it("stops the CLI at the turn past max_turns (it has no flag for it): max_turns 1, a command then the answer, fails the plan, not retried", async () => {
+  it('stops the CLI at the turn past max_turns (it has no flag for it): max_turns 1, a command then the answer, fails the plan, not retried', async () => {
     const fake = await model([shellWrite('out/01-01.txt', 'one\\n'), { text: 'Wrote out/01-01.txt.' }]);
     const root = await makeRepo({ ...specTree([plan('01-01')]), ...withMaxTurns(1) });
 
@@ -210,8 +238,11 @@ describe.skipIf(!copilot)(`harness run --agent copilot with Copilot CLI ${copilo
     expect(fake.escaped).toEqual([]);
   });
 
-  it("stops a plan whose tokens, at agents.copilot.price, cost more than its budget_usd: failed with both figures, the cost recorded", async () => {
-    const fake = await model([shellWrite('out/01-01.txt', 'one\\n', { prompt_tokens: 20_000, completion_tokens: 1_000 }), { text: 'Wrote out/01-01.txt.', usage: { prompt_tokens: 21_000, completion_tokens: 1_000 } }]);
+  it('stops a plan whose tokens, at agents.copilot.price, cost more than its budget_usd: failed with both figures, the cost recorded', async () => {
+    const fake = await model([
+      shellWrite('out/01-01.txt', 'one\\n', { prompt_tokens: 20_000, completion_tokens: 1_000 }),
+      { text: 'Wrote out/01-01.txt.', usage: { prompt_tokens: 21_000, completion_tokens: 1_000 } },
+    ]);
     const root = await makeRepo({ ...specTree([plan('01-01', { extra: 'budget_usd: 0.05' })]), ...CONFIG });
 
     const run = await runCli(['run', SPEC_DIR, '--agent', 'copilot'], root, { env: await copilotEnv(fake) });

@@ -32,15 +32,20 @@ function writeFile(path: string, content: string, usage?: GeminiUsage): GeminiRe
 function conversation(request: GeminiRequest): string[] {
   return (request.body.contents ?? []).flatMap((c) =>
     c.parts.map((p) =>
-      p.functionCall ? `call: ${p.functionCall.name} ${JSON.stringify(p.functionCall.args)}`
-      : p.functionResponse ? `response: ${p.functionResponse.name} ${JSON.stringify(p.functionResponse.response)}`
-      : `${c.role}: ${p.text ?? ''}`,
+      p.functionCall
+        ? `call: ${p.functionCall.name} ${JSON.stringify(p.functionCall.args)}`
+        : p.functionResponse
+          ? `response: ${p.functionResponse.name} ${JSON.stringify(p.functionResponse.response)}`
+          : `${c.role}: ${p.text ?? ''}`,
     ),
   );
 }
 
 /** The plan's result.json. */
-function resultOf(root: string, id: string): { outcome: string; reason?: string; attempt?: number; usage?: { turns?: number; inputTokens?: number; outputTokens?: number; costUsd?: number } } {
+function resultOf(
+  root: string,
+  id: string,
+): { outcome: string; reason?: string; attempt?: number; usage?: { turns?: number; inputTokens?: number; outputTokens?: number; costUsd?: number } } {
   return JSON.parse(readFileSync(join(root, SESSIONS, id, 'result.json'), 'utf8')) as ReturnType<typeof resultOf>;
 }
 
@@ -88,19 +93,25 @@ describe.skipIf(!gemini)(`harness run --agent gemini with the real gemini ${gemi
     const requests = model.generations();
     expect(requests).toHaveLength(4);
     expect(model.pending()).toBe(0);
-    expect(requests.every((r) => r.url === `/v1beta/models/${MODEL}:streamGenerateContent?alt=sse` && r.headers['x-goog-api-key'] === 'fake-gemini-key')).toBe(true);
+    expect(requests.every((r) => r.url === `/v1beta/models/${MODEL}:streamGenerateContent?alt=sse` && r.headers['x-goog-api-key'] === 'fake-gemini-key')).toBe(
+      true,
+    );
     expect(conversation(requests[0]!).at(-1)).toMatch(/^user: # Plan 01-01 of SPC-007: Plan 01-01\n[\s\S]*Write out\/01-01\.txt\./);
     expect(conversation(requests[2]!).at(-1)).toMatch(/^user: # Plan 01-02 of SPC-007/);
     // The file was written, and the tool's result went back to the model.
-    expect(conversation(requests[1]!).slice(-2)).toEqual([`call: write_file ${JSON.stringify({ file_path: 'out/01-01.txt', content: 'one\n' })}`, expect.stringMatching(/^response: write_file .*Successfully created and wrote to new file/)]);
+    expect(conversation(requests[1]!).slice(-2)).toEqual([
+      `call: write_file ${JSON.stringify({ file_path: 'out/01-01.txt', content: 'one\n' })}`,
+      expect.stringMatching(/^response: write_file .*Successfully created and wrote to new file/),
+    ]);
     // harness's reporting server is there for the model: its tools are declared.
     expect(JSON.stringify(requests[0]!.body.tools)).toContain('mcp_harness_harness_worker_report');
-    for (const id of ['01-01', '01-02']) expect((JSON.parse(readFileSync(join(root, SESSIONS, `${id}/result.json`), 'utf8')) as { outcome: string }).outcome).toBe('verified');
+    for (const id of ['01-01', '01-02'])
+      expect((JSON.parse(readFileSync(join(root, SESSIONS, `${id}/result.json`), 'utf8')) as { outcome: string }).outcome).toBe('verified');
     // Only the fake model was asked anything.
     expect(model.requests).toHaveLength(4);
   });
 
-  it("pauses a plan at the daily quota (exit 75, the reset named, not an attempt, its dependant waiting), and after the reset resumes the same session and finishes", async () => {
+  it('pauses a plan at the daily quota (exit 75, the reset named, not an attempt, its dependant waiting), and after the reset resumes the same session and finishes', async () => {
     const start = new Date();
     const { model, root, env } = await setUp(
       [
@@ -119,7 +130,11 @@ describe.skipIf(!gemini)(`harness run --agent gemini with the real gemini ${gemi
     expect(first.code, `${first.stdout}\n${first.stderr}`).toBe(75);
     expect(first.stderr).toContain(`harness run: 01-01 paused at the model's usage limit until ${iso}; resume then with: harness run ${SPEC_DIR}`);
     expect(first.stdout).not.toContain('FAILED');
-    const status = JSON.parse(readFileSync(join(root, SESSIONS, '01-01/status.json'), 'utf8')) as { state: string; attempt: number; pause: { resetsAt: string } };
+    const status = JSON.parse(readFileSync(join(root, SESSIONS, '01-01/status.json'), 'utf8')) as {
+      state: string;
+      attempt: number;
+      pause: { resetsAt: string };
+    };
     expect(status).toMatchObject({ state: 'paused', attempt: 1, pause: { resetsAt: iso } });
     expect(JSON.stringify(status)).toContain("gemini stopped at the model's quota (429): [API Error: You have exhausted your daily quota on this model.]");
     expect(existsSync(join(root, SESSIONS, '01-01/result.json'))).toBe(false);
@@ -150,7 +165,12 @@ describe.skipIf(!gemini)(`harness run --agent gemini with the real gemini ${gemi
   it("resumes the CLI's own session after a checkpoint: the model asks a person, harness respond answers, and the session goes on with the answer", async () => {
     const { model, root, env } = await setUp(
       [{ id: '01-01', extra: 'autonomous: false\ncheckpoints: [decision]', steps: [], body: 'Write out/01-01.txt with the store a person chooses.' }],
-      [writeFile('out/01-01.txt', 'asked\n'), { text: 'Which store?\nHARNESS_CHECKPOINT {"kind":"decision","prompt":"Which store should the service use?","options":["memory","file"],"id":"storage"}' }],
+      [
+        writeFile('out/01-01.txt', 'asked\n'),
+        {
+          text: 'Which store?\nHARNESS_CHECKPOINT {"kind":"decision","prompt":"Which store should the service use?","options":["memory","file"],"id":"storage"}',
+        },
+      ],
     );
 
     const running = harnessProcess(['run', SPEC_DIR], root, env);
@@ -172,7 +192,11 @@ describe.skipIf(!gemini)(`harness run --agent gemini with the real gemini ${gemi
     expect(said.slice(at + 3).join('\n')).toMatch(/\nmodel: Which store\?\nHARNESS_CHECKPOINT [^\n]*\nuser: [\s\S]*answered checkpoint "storage"[\s\S]*file/);
   });
   it("holds max_turns as the CLI's own model.maxSessionTurns: 2 lets a write and the answer through, verified", async () => {
-    const { model, root, env } = await setUp([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }], [writeFile('out/01-01.txt', 'one\n'), { text: 'Wrote out/01-01.txt.' }], { max_turns: 2 });
+    const { model, root, env } = await setUp(
+      [{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }],
+      [writeFile('out/01-01.txt', 'one\n'), { text: 'Wrote out/01-01.txt.' }],
+      { max_turns: 2 },
+    );
 
     const run = await harnessProcess(['run', SPEC_DIR], root, env);
 
@@ -184,11 +208,16 @@ describe.skipIf(!gemini)(`harness run --agent gemini with the real gemini ${gemi
   });
 
   it("stops a plan at the CLI's own turn limit (max_turns 1: the write's result is a second turn): failed with the CLI's words, not retried", async () => {
-    const { model, root, env } = await setUp([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }], [writeFile('out/01-01.txt', 'one\n'), { text: 'Wrote out/01-01.txt.' }], { max_turns: 1 });
+    const { model, root, env } = await setUp(
+      [{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }],
+      [writeFile('out/01-01.txt', 'one\n'), { text: 'Wrote out/01-01.txt.' }],
+      { max_turns: 1 },
+    );
 
     const run = await harnessProcess(['run', SPEC_DIR], root, env);
 
-    const reason = 'the gemini agent failed: gemini stopped at its turn limit (1 turn): Reached max session turns for this session. Increase the number of turns by specifying maxSessionTurns in settings.json.';
+    const reason =
+      'the gemini agent failed: gemini stopped at its turn limit (1 turn): Reached max session turns for this session. Increase the number of turns by specifying maxSessionTurns in settings.json.';
     expect(run.code, `${run.stdout}\n${run.stderr}`).not.toBe(0);
     expect(run.stdout).toContain(`01-01 FAILED: ${reason}`);
     // The CLI stopped itself: its result says so, and the model was not asked for the answer.
@@ -198,10 +227,13 @@ describe.skipIf(!gemini)(`harness run --agent gemini with the real gemini ${gemi
     expect(git(root, 'ls-tree', '-r', '--name-only', INTEGRATION)).not.toContain('out/01-01.txt');
   });
 
-  it("stops a plan whose tokens, at agents.gemini.price, cost more than its budget_usd: failed with both figures, the cost recorded", async () => {
+  it('stops a plan whose tokens, at agents.gemini.price, cost more than its budget_usd: failed with both figures, the cost recorded', async () => {
     const { model, root, env } = await setUp(
       [{ id: '01-01', extra: 'budget_usd: 0.5', steps: [], body: 'Write out/01-01.txt.' }],
-      [writeFile('out/01-01.txt', 'one\n', { promptTokenCount: 200_000, candidatesTokenCount: 1_000 }), { text: 'Wrote out/01-01.txt.', usage: { promptTokenCount: 210_000, candidatesTokenCount: 500 } }],
+      [
+        writeFile('out/01-01.txt', 'one\n', { promptTokenCount: 200_000, candidatesTokenCount: 1_000 }),
+        { text: 'Wrote out/01-01.txt.', usage: { promptTokenCount: 210_000, candidatesTokenCount: 500 } },
+      ],
       { price: { input_per_million: 2, output_per_million: 8 } },
     );
 
@@ -227,10 +259,21 @@ describe.skipIf(!gemini || !codex)('harness run with agents.fallback: [gemini], 
     const responses = await fakeResponses();
     const model = await fakeGemini();
     servers.push(responses, model);
-    responses.reply({ custom: { name: 'exec', input: `const r = await tools.exec_command(${JSON.stringify({ cmd: "mkdir -p out && printf 'half\\n' > out/01-01.txt" })});\ntext(r.output);` } }, { status: 429, body: usageLimitBody(resetTwoDaysOn(new Date())) });
+    responses.reply(
+      {
+        custom: {
+          name: 'exec',
+          input: `const r = await tools.exec_command(${JSON.stringify({ cmd: "mkdir -p out && printf 'half\\n' > out/01-01.txt" })});\ntext(r.output);`,
+        },
+      },
+      { status: 429, body: usageLimitBody(resetTwoDaysOn(new Date())) },
+    );
     model.reply(writeFile('out/01-01.txt', 'whole\n'), { text: 'Finished what codex began.' });
     const config = { agent: 'codex', agents: { fallback: ['gemini'], codex: { extra_args: codexFakeArgs(responses.baseUrl) }, gemini: { model: MODEL } } };
-    const root = await makeRepo({ ...specTree([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }]), '.github/harness.yml': `${JSON.stringify(config, null, 2)}\n` });
+    const root = await makeRepo({
+      ...specTree([{ id: '01-01', steps: [], body: 'Write out/01-01.txt.' }]),
+      '.github/harness.yml': `${JSON.stringify(config, null, 2)}\n`,
+    });
     const env = await realCliEnv([codex!, gemini!], { GOOGLE_GEMINI_BASE_URL: model.baseUrl });
 
     const run = await harnessProcess(['run', SPEC_DIR], root, env);
@@ -246,7 +289,9 @@ describe.skipIf(!gemini || !codex)('harness run with agents.fallback: [gemini], 
     expect((JSON.parse(readFileSync(join(root, SESSIONS, '01-01/result.json'), 'utf8')) as { outcome: string }).outcome).toBe('verified');
     const summary = git(root, 'show', `${INTEGRATION}:${SPEC_DIR}/execution/phases/01-phase/01-01-SUMMARY.md`);
     expect(summary).toMatch(/^agent: gemini$/m);
-    expect(summary).toMatch(/Engines, in order \(agents\.fallback\):\n- codex \([^)]*\): codex stopped at the model's usage limit: You’ve hit your usage limit\./);
+    expect(summary).toMatch(
+      /Engines, in order \(agents\.fallback\):\n- codex \([^)]*\): codex stopped at the model's usage limit: You’ve hit your usage limit\./,
+    );
     expect(summary).toMatch(/\n- gemini \([^)]*\): finished the attempt/);
   });
 });

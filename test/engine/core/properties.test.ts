@@ -61,10 +61,10 @@ interface GenSpec {
 const SLUGS = ['foundation', 'api', 'ui', 'data', 'polish'];
 
 const specArb: fc.Arbitrary<GenSpec> = fc
-  .array(
-    fc.record({ gap: fc.integer({ min: 1, max: 40 }), size: fc.integer({ min: 1, max: 4 }), slug: fc.constantFrom(...SLUGS) }),
-    { minLength: 1, maxLength: 4 },
-  )
+  .array(fc.record({ gap: fc.integer({ min: 1, max: 40 }), size: fc.integer({ min: 1, max: 4 }), slug: fc.constantFrom(...SLUGS) }), {
+    minLength: 1,
+    maxLength: 4,
+  })
   .chain((phases) => {
     const n = phases.reduce((s, p) => s + p.size, 0);
     const perPlan = <T>(arb: fc.Arbitrary<T>) => fc.array(arb, { minLength: n, maxLength: n });
@@ -349,15 +349,58 @@ touch src/auth/login.ts
 `;
 const BASE_PLAN_PATH = 'planning/plans/01-auth/01-02-PLAN.md';
 const BASE_SPEC = '---\nid: SPC-002\ntitle: Notifications\n---\n\n# Notifications\n';
-const BASE_ROADMAP = '---\nphases:\n  - id: "01"\n    title: Auth\n    must_pass:\n      - { id: build, type: build_succeeds, command: "npm run build" }\n---\n\n# Roadmap\n';
+const BASE_ROADMAP =
+  '---\nphases:\n  - id: "01"\n    title: Auth\n    must_pass:\n      - { id: build, type: build_succeeds, command: "npm run build" }\n---\n\n# Roadmap\n';
 const OTHER_PLAN = '---\nplan_id: "01-01"\ntitle: Types\nmust_pass: [{ id: t, type: tests_pass, command: "npm test" }]\n---\n';
 
 /** Values a careless or hostile edit might leave where a YAML value was. */
 const YAML_SCALARS = [
-  '', '~', 'null', '[', ']', '{', '}', '"unterminated', "'", '*alias', '&anchor x', '!!binary aGk=', '!!js/function "f"',
-  '!custom x', '0x1F', '0o17', '.inf', '-.nan', '2001-12-14t21:59:43.10-05:00', '|', '>-', '? key', '- item', ': ',
-  '"\\u0000"', '<<: *a', '@', '`', '%YAML 1.2', '---', '...', '#', 'no', '1e400', '-0', '99999999999999999999999',
-  '[1, [2, [3, [4]]]]', '{a: {b: {c: d}}}', '"\\x"', '!!str', '!!map', '&a [*a]', '[*a, *a]', '"\uD800"', '\t', '\u0085',
+  '',
+  '~',
+  'null',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"unterminated',
+  "'",
+  '*alias',
+  '&anchor x',
+  '!!binary aGk=',
+  '!!js/function "f"',
+  '!custom x',
+  '0x1F',
+  '0o17',
+  '.inf',
+  '-.nan',
+  '2001-12-14t21:59:43.10-05:00',
+  '|',
+  '>-',
+  '? key',
+  '- item',
+  ': ',
+  '"\\u0000"',
+  '<<: *a',
+  '@',
+  '`',
+  '%YAML 1.2',
+  '---',
+  '...',
+  '#',
+  'no',
+  '1e400',
+  '-0',
+  '99999999999999999999999',
+  '[1, [2, [3, [4]]]]',
+  '{a: {b: {c: d}}}',
+  '"\\x"',
+  '!!str',
+  '!!map',
+  '&a [*a]',
+  '[*a, *a]',
+  '"\uD800"',
+  '\t',
+  '\u0085',
 ];
 
 /** Whole lines to insert: an alias bomb, duplicate keys, tabs, directives. */
@@ -394,7 +437,11 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constantFrom('delete-line', 'duplicate-line', 'swap', 'truncate'), at: fc.nat() }),
   fc.record({ kind: fc.constant('scalar'), at: fc.nat(), value: fc.oneof(fc.constantFrom(...YAML_SCALARS), fc.string({ unit: YAMLISH, maxLength: 12 })) }),
   fc.record({ kind: fc.constant('insert-line'), at: fc.nat(), line: fc.oneof(fc.constantFrom(...YAML_LINES), fc.string({ unit: 'binary', maxLength: 20 })) }),
-  fc.record({ kind: fc.constant('append'), at: fc.nat(), text: fc.oneof(fc.string({ unit: fc.constantFrom(...'abcjstoml'.split('')), minLength: 1, maxLength: 4 }), fc.string({ unit: 'binary', maxLength: 6 })) }),
+  fc.record({
+    kind: fc.constant('append'),
+    at: fc.nat(),
+    text: fc.oneof(fc.string({ unit: fc.constantFrom(...'abcjstoml'.split('')), minLength: 1, maxLength: 4 }), fc.string({ unit: 'binary', maxLength: 6 })),
+  }),
   fc.record({ kind: fc.constant('line-endings'), ending: fc.constantFrom('\r\n' as const, '\r' as const) }),
 ) as fc.Arbitrary<Mutation>;
 
@@ -430,7 +477,10 @@ type ByteMutation = { kind: 'bad-utf8'; at: number; bytes: number[] } | { kind: 
 
 const byteMutationArb: fc.Arbitrary<ByteMutation> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('bad-utf8' as const), at: fc.nat(), bytes: fc.constantFrom(...BAD_UTF8) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('huge' as const), where: fc.constantFrom('body' as const, 'frontmatter' as const), cut: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('huge' as const), where: fc.constantFrom('body' as const, 'frontmatter' as const), cut: fc.boolean() }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('bom' as const) }) },
 );
 
@@ -510,9 +560,19 @@ describe('loadSpec on damaged input', () => {
       fc.string({ unit: 'binary', maxLength: 200 }).map((s) => encoder.encode(`---\n${s}`)),
     );
     fc.assert(
-      fc.property(bytesArb, bytesArb, bytesArb, fc.constantFrom(BASE_PLAN_PATH, 'planning/plans/PLAN.md', 'planning/plans/x/y/PLAN.md', 'planning/plans/7/07-01-PLAN.md'), (plan, spec, roadmap, path) => {
-        expectWellFormed([{ path: 'SPEC.md', bytes: spec }, { path: 'ROADMAP.md', bytes: roadmap }, { path, bytes: plan }]);
-      }),
+      fc.property(
+        bytesArb,
+        bytesArb,
+        bytesArb,
+        fc.constantFrom(BASE_PLAN_PATH, 'planning/plans/PLAN.md', 'planning/plans/x/y/PLAN.md', 'planning/plans/7/07-01-PLAN.md'),
+        (plan, spec, roadmap, path) => {
+          expectWellFormed([
+            { path: 'SPEC.md', bytes: spec },
+            { path: 'ROADMAP.md', bytes: roadmap },
+            { path, bytes: plan },
+          ]);
+        },
+      ),
       { numRuns: runs(300) },
     );
   });
@@ -549,15 +609,116 @@ type YNode =
   | { kind: 'map'; pairs: [string, YNode][] };
 
 /** Scalars the fast path reads (and a few it must refuse), then ones that are yaml's alone. */
-const SAFE_SCALARS = ['x', 'Login endpoint', 'npm test', '"01-02"', '"src/**"', "'it''s'", '"a\\\\b"', '"a\\"b"', '"tab\\there"', '30', '0', 'true', 'false', '~', 'null', 'src/a.ts', 'POST /api/a', 'é', '2026-03-02', '2026-03-02T09:14:00Z', '2026-03-02T09:14:00.5+02:00'];
+const SAFE_SCALARS = [
+  'x',
+  'Login endpoint',
+  'npm test',
+  '"01-02"',
+  '"src/**"',
+  "'it''s'",
+  '"a\\\\b"',
+  '"a\\"b"',
+  '"tab\\there"',
+  '30',
+  '0',
+  'true',
+  'false',
+  '~',
+  'null',
+  'src/a.ts',
+  'POST /api/a',
+  'é',
+  '2026-03-02',
+  '2026-03-02T09:14:00Z',
+  '2026-03-02T09:14:00.5+02:00',
+];
 const SCALAR_TEXTS = [
-  'x', 'Login endpoint', 'npm test', '"01-02"', '"src/**"', "'it''s'", '"a\\\\b"', '"a\\"b"', '"tab\\there"', '"\\u00e9"', '"\\x41"',
-  '30', '0', '007', '-1', '+1', '1.5', '.5', '1e3', '0x1F', '0o17', '.inf', '-.inf', '.nan', '123456789012345', '1234567890123456',
-  '~', 'null', 'Null', 'NULL', 'nul', 'true', 'True', 'TRUE', 'tRUE', 'false', 'yes', 'no', 'on', 'off',
-  'http://127.0.0.1:3000', 'POST /api/a', 'a:b', 'a: b', 'a:', 'a #b', 'a#b', 'a # b', '#', '&a x', '*a', '!tag x', '!!str 1',
-  '|', '>-', '@x', '`x`', '%x', '?x', '? x', '-x', '- x', ':x', 'é', '日本語', '', 'a  b', 'a,b', 'a]b', 'a}b', 'a[b', '"unclosed', "'unclosed",
-  '"a" b', "'a' b", '"a"#c', '__proto__', 'a\\b', 'x: y: z',
-  '2026-03-02', '2026-03-02T09:14:00Z', '2026-03-02T09:14:00-05:00', '2026-03-02 09:14', '2026-3-2', '2026-03-02T09:14Z', '2026-03-02t09:14:00z',
+  'x',
+  'Login endpoint',
+  'npm test',
+  '"01-02"',
+  '"src/**"',
+  "'it''s'",
+  '"a\\\\b"',
+  '"a\\"b"',
+  '"tab\\there"',
+  '"\\u00e9"',
+  '"\\x41"',
+  '30',
+  '0',
+  '007',
+  '-1',
+  '+1',
+  '1.5',
+  '.5',
+  '1e3',
+  '0x1F',
+  '0o17',
+  '.inf',
+  '-.inf',
+  '.nan',
+  '123456789012345',
+  '1234567890123456',
+  '~',
+  'null',
+  'Null',
+  'NULL',
+  'nul',
+  'true',
+  'True',
+  'TRUE',
+  'tRUE',
+  'false',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'http://127.0.0.1:3000',
+  'POST /api/a',
+  'a:b',
+  'a: b',
+  'a:',
+  'a #b',
+  'a#b',
+  'a # b',
+  '#',
+  '&a x',
+  '*a',
+  '!tag x',
+  '!!str 1',
+  '|',
+  '>-',
+  '@x',
+  '`x`',
+  '%x',
+  '?x',
+  '? x',
+  '-x',
+  '- x',
+  ':x',
+  'é',
+  '日本語',
+  '',
+  'a  b',
+  'a,b',
+  'a]b',
+  'a}b',
+  'a[b',
+  '"unclosed',
+  "'unclosed",
+  '"a" b',
+  "'a' b",
+  '"a"#c',
+  '__proto__',
+  'a\\b',
+  'x: y: z',
+  '2026-03-02',
+  '2026-03-02T09:14:00Z',
+  '2026-03-02T09:14:00-05:00',
+  '2026-03-02 09:14',
+  '2026-3-2',
+  '2026-03-02T09:14Z',
+  '2026-03-02t09:14:00z',
 ];
 const SAFE_KEYS = ['plan_id', 'title', 'a', 'b', 'x-y', 'x_y', 'A'];
 const KEYS = [...SAFE_KEYS, 'true', 'null', '~', '__proto__', 'a b', 'a.b', '1a', '"q"', "'q'", '-k', 'k?'];
@@ -665,7 +826,11 @@ describe('the fast YAML path', () => {
           // Every path is on the same line; the fast path does not record a flow sequence's
           // scalar items (their line is their parent's), so only keys are compared for presence.
           const key = typeof path.at(-1) === 'string';
-          expect([path, key && a.frontmatter.lines.has(path), a.frontmatter.lines.lineOf(path)]).toEqual([path, key && b.frontmatter.lines.has(path), b.frontmatter.lines.lineOf(path)]);
+          expect([path, key && a.frontmatter.lines.has(path), a.frontmatter.lines.lineOf(path)]).toEqual([
+            path,
+            key && b.frontmatter.lines.has(path),
+            b.frontmatter.lines.lineOf(path),
+          ]);
         }
       }),
       { numRuns: runs(800) },
@@ -801,7 +966,9 @@ describe('globsOverlap', () => {
     const globstars = (g: string) => g.split('/').filter((s) => s === '**').length;
     const wider = (g: string, path: string) =>
       path.split('/').some((name) => name.endsWith('.')) ||
-      expandBraces(g).some((e) => /\*(\/\*\*)+$/.test(e) || globstars(e) > globstars(g) || e.endsWith('/') || e.includes('//') || /(^|\/)\*\*([^/]|\*)/.test(e));
+      expandBraces(g).some(
+        (e) => /\*(\/\*\*)+$/.test(e) || globstars(e) > globstars(g) || e.endsWith('/') || e.includes('//') || /(^|\/)\*\*([^/]|\*)/.test(e),
+      );
     let exact = 0;
     fc.assert(
       fc.property(globArb, pathArb, (glob, path) => {

@@ -35,7 +35,7 @@ describe('a plan issue', async () => {
     expect(parseMarker(desired.body)).toMatchObject({ spec: 'SPC-001', plan: '02-03' });
   });
 
-  it('knows when someone changed what harness owns, and ignores status and people\'s labels', () => {
+  it("knows when someone changed what harness owns, and ignores status and people's labels", () => {
     const labels = [...desired.labels, 'status:running', 'good first issue'];
     expect(issueUnchanged({ title: desired.title, body: desired.body, labels })).toBe(true);
     expect(issueUnchanged({ title: `${desired.title}!`, body: desired.body, labels })).toBe(false);
@@ -43,9 +43,10 @@ describe('a plan issue', async () => {
     expect(issueUnchanged({ title: desired.title, body: desired.body, labels: labels.filter((l) => l !== 'needs:02-02') })).toBe(false);
   });
 
-  it('reads where a plan is from the App\'s records on the marker line, never from its status label or state', () => {
+  it("reads where a plan is from the App's records on the marker line, never from its status label or state", () => {
     const body = (records: string) => `<!-- harness:plan SPC-001/01-02 hash=0123456789abcdef${records} -->\n**Depends on:** nothing`;
-    const view = (records: string, labels: string[], state = 'open') => planIssueView({ number: 2, title: '[01-02] Plan', body: body(records), labels, state })!;
+    const view = (records: string, labels: string[], state = 'open') =>
+      planIssueView({ number: 2, title: '[01-02] Plan', body: body(records), labels, state })!;
     expect(parseMarker(body(' status=queued phase_failed=42 removed=7'))).toMatchObject({ status: 'queued', phaseFailed: '42', removed: 7 });
     expect(parseMarker(body(' status=ready'))?.status).toBeUndefined();
 
@@ -65,7 +66,14 @@ describe('a plan issue', async () => {
 
 describe('the status table of /harness status', () => {
   it('counts a spec of one plan in the singular', () => {
-    const view = planIssueView({ number: 7, title: '[01-01] Reset tokens', body: '<!-- harness:plan SPC-042/01-01 status=verified verified=7 -->\n**Depends on:** nothing', labels: ['harness:plan', 'status:verified'], state: 'closed', state_reason: 'completed' })!;
+    const view = planIssueView({
+      number: 7,
+      title: '[01-01] Reset tokens',
+      body: '<!-- harness:plan SPC-042/01-01 status=verified verified=7 -->\n**Depends on:** nothing',
+      labels: ['harness:plan', 'status:verified'],
+      state: 'closed',
+      state_reason: 'completed',
+    })!;
     expect(statusTable('SPC-042', [view]).split('\n')[0]).toBe('**SPC-042**: 1 of 1 plan verified');
   });
 });

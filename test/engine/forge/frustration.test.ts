@@ -24,7 +24,14 @@ describe('frustration', () => {
   it('the same command again: low the second time, higher after', () => {
     const thread = [said('/harness execute 01-02'), said('Queued 01-02.', 'harness[bot]', 'Bot')];
     const s = check('/harness execute 01-02', thread);
-    expect(s).toMatchObject({ type: 'frustration', severity: 'low', spec: 'SPC-007', phase: '01', plan: '01-02', metadata: { reason: 'repeated-command', times: 2 } });
+    expect(s).toMatchObject({
+      type: 'frustration',
+      severity: 'low',
+      spec: 'SPC-007',
+      phase: '01',
+      plan: '01-02',
+      metadata: { reason: 'repeated-command', times: 2 },
+    });
     expect(s!.happened).toBe('@ana wrote `/harness execute 01-02` on plan issue #14 for the second time.');
     expect(check('/harness execute 01-02', [...thread, said('/harness execute 01-02', 'bo')])).toMatchObject({ severity: 'medium', metadata: { times: 3 } });
   });
@@ -51,6 +58,13 @@ describe('frustration', () => {
     expect(check('/harness execute 01-02', [said('/harness execute 01-02', 'renovate[bot]', 'Bot')])).toBeUndefined();
     expect(check('/harness status', [said('/harness status')])).toBeUndefined();
     // The comment itself, listed in the thread, is not an earlier one.
-    expect(frustrationSignal({ command: command('/harness execute 01-02'), comment: { id: 5, author: 'ana' }, thread: [{ id: 5, body: '/harness execute 01-02', author: 'ana', authorType: 'User', createdAt: '' }], place: 'x' })).toBeUndefined();
+    expect(
+      frustrationSignal({
+        command: command('/harness execute 01-02'),
+        comment: { id: 5, author: 'ana' },
+        thread: [{ id: 5, body: '/harness execute 01-02', author: 'ana', authorType: 'User', createdAt: '' }],
+        place: 'x',
+      }),
+    ).toBeUndefined();
   });
 });

@@ -8,7 +8,8 @@ import { planMd, planPath, specOf } from '../../helpers/spec.js';
  * else in the file: a proposal a person reviews is the one line (or list) that changed.
  */
 
-const plan = (frontmatter: string) => `---\nplan_id: "01-02"\ntitle: Reset endpoint\n${frontmatter}files_modified: ["src/a.ts"]\n---\n# Reset endpoint\n\nDo it.\n`;
+const plan = (frontmatter: string) =>
+  `---\nplan_id: "01-02"\ntitle: Reset endpoint\n${frontmatter}files_modified: ["src/a.ts"]\n---\n# Reset endpoint\n\nDo it.\n`;
 
 describe('withDependsOn', () => {
   it('adds to a list on one line, in its style, and takes away from it', () => {
@@ -29,7 +30,9 @@ describe('withDependsOn', () => {
 
   it('writes the key when it is empty or missing', () => {
     expect(withDependsOn(plan('depends_on:\n'), '01-01', true)).toBe(plan('depends_on: ["01-01"]\n'));
-    expect(withDependsOn(plan(''), '01-01', true)).toBe(`---\nplan_id: "01-02"\ntitle: Reset endpoint\nfiles_modified: ["src/a.ts"]\ndepends_on: ["01-01"]\n---\n# Reset endpoint\n\nDo it.\n`);
+    expect(withDependsOn(plan(''), '01-01', true)).toBe(
+      `---\nplan_id: "01-02"\ntitle: Reset endpoint\nfiles_modified: ["src/a.ts"]\ndepends_on: ["01-01"]\n---\n# Reset endpoint\n\nDo it.\n`,
+    );
   });
 
   it('is undefined when the list says so already, or the file has no frontmatter to edit', () => {

@@ -3,7 +3,10 @@ import { issueWindow, issueWindowSize, partialPhases, windowSlack } from '../../
 
 /** Phases of the given sizes, plans `PP-NN`. */
 function spec(sizes: number[]) {
-  const phases = sizes.map((n, i) => ({ id: String(i + 1).padStart(2, '0'), plans: Array.from({ length: n }, (_, j) => `${String(i + 1).padStart(2, '0')}-${String(j + 1).padStart(2, '0')}`) }));
+  const phases = sizes.map((n, i) => ({
+    id: String(i + 1).padStart(2, '0'),
+    plans: Array.from({ length: n }, (_, j) => `${String(i + 1).padStart(2, '0')}-${String(j + 1).padStart(2, '0')}`),
+  }));
   return { phases, plans: phases.flatMap((p) => p.plans.map((id) => ({ id }))) };
 }
 

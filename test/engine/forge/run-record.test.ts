@@ -11,12 +11,25 @@ import { barsOf, formatRuns, parseRuns, planUseOf, RUNS_RECORD_MAX, RUNS_RECORDE
 const T0 = Date.parse('2026-12-05T09:00:00Z') / 1000;
 
 function run(n: number, extra: Partial<RunRecord> = {}): RunRecord {
-  return { run: `${100 + n}.1`, start: T0 + n * 3600, seconds: 600, agent: [30, 480], verification: [480, 590], end: 'verified', engines: ['claude'], usage: { costUsd: 0.5, turns: 10, inputTokens: 1000, outputTokens: 200 }, ...extra };
+  return {
+    run: `${100 + n}.1`,
+    start: T0 + n * 3600,
+    seconds: 600,
+    agent: [30, 480],
+    verification: [480, 590],
+    end: 'verified',
+    engines: ['claude'],
+    usage: { costUsd: 0.5, turns: 10, inputTokens: 1000, outputTokens: 200 },
+    ...extra,
+  };
 }
 
 describe("a plan's run record", () => {
   it('reads back what it wrote: stages, end, engines and every figure, an unreported one left out', () => {
-    const record = withRun(withRun(undefined, run(0, { waited: 45, end: 'checkpoint', engines: ['codex', 'gemini'], usage: { inputTokens: 5000, outputTokens: 90 } })), run(1, { verification: undefined }));
+    const record = withRun(
+      withRun(undefined, run(0, { waited: 45, end: 'checkpoint', engines: ['codex', 'gemini'], usage: { inputTokens: 5000, outputTokens: 90 } })),
+      run(1, { verification: undefined }),
+    );
     const text = formatRuns(record);
 
     expect(text).toBe(`100.1:${T0}:600:45:30-480:480-590:c:codex+gemini:::5000:90,101.1:${T0 + 3600}:600::30-480::v:claude:0.5:10:1000:200`);
@@ -65,7 +78,13 @@ describe("a plan's run record", () => {
 
   it('keeps within the room the issue body leaves it, folding the oldest runs sooner when their entries are long', () => {
     let record: ReturnType<typeof withRun> | undefined;
-    const long = (n: number) => run(n, { run: `${12345678901234567890n + BigInt(n)}.9999`, engines: ['claude', 'codex', 'gemini', 'copilot', 'command'], waited: 86000, usage: { costUsd: 1234.5678, turns: 99999, inputTokens: 9999999999, outputTokens: 999999999 } });
+    const long = (n: number) =>
+      run(n, {
+        run: `${12345678901234567890n + BigInt(n)}.9999`,
+        engines: ['claude', 'codex', 'gemini', 'copilot', 'command'],
+        waited: 86000,
+        usage: { costUsd: 1234.5678, turns: 99999, inputTokens: 9999999999, outputTokens: 999999999 },
+      });
     for (let n = 0; n < 40; n++) record = withRun(record, long(n));
     expect(formatRuns(record!).length).toBeLessThanOrEqual(RUNS_RECORD_MAX);
     expect(record!.earlier!.usage.costUsd).toBeCloseTo(1234.5678 * (40 - record!.runs.length), 2);
@@ -82,7 +101,14 @@ describe("a plan's run record", () => {
   });
 
   it('draws each run as its wait for a runner, set-up, agent and verification, and the wait for a person between a checkpoint and the run that went on', () => {
-    const record = { runs: [run(0, { end: 'checkpoint', verification: undefined, agent: [20, 300], seconds: 320 }), run(1, { waited: 40, agent: [10, 100], verification: [100, 160], seconds: 170 }), run(2, { end: 'paused', agent: [0, 50], verification: undefined, seconds: 50 }), run(3, { agent: [5, 40], verification: undefined, seconds: 40, end: 'failed' })] };
+    const record = {
+      runs: [
+        run(0, { end: 'checkpoint', verification: undefined, agent: [20, 300], seconds: 320 }),
+        run(1, { waited: 40, agent: [10, 100], verification: [100, 160], seconds: 170 }),
+        run(2, { end: 'paused', agent: [0, 50], verification: undefined, seconds: 50 }),
+        run(3, { agent: [5, 40], verification: undefined, seconds: 40, end: 'failed' }),
+      ],
+    };
     const at = (s: number) => new Date((T0 + s) * 1000).toISOString();
 
     expect(barsOf(record)).toEqual([

@@ -15,7 +15,17 @@ import { ganttProblems } from '../core/analysis/gantt-grammar.js';
 const T0 = Date.parse('2026-12-05T09:00:00Z') / 1000;
 
 function runOf(n: number, extra: Partial<RunRecord> = {}): RunRecord {
-  return { run: `${500 + n}.1`, start: T0 + n * 60, seconds: 600, agent: [30, 480], verification: [480, 590], end: 'verified', engines: ['claude'], usage: { costUsd: 0.25 * (n + 1), turns: 10, inputTokens: 1000, outputTokens: 200 }, ...extra };
+  return {
+    run: `${500 + n}.1`,
+    start: T0 + n * 60,
+    seconds: 600,
+    agent: [30, 480],
+    verification: [480, 590],
+    end: 'verified',
+    engines: ['claude'],
+    usage: { costUsd: 0.25 * (n + 1), turns: 10, inputTokens: 1000, outputTokens: 200 },
+    ...extra,
+  };
 }
 
 function issuesOf(spec: ReturnType<typeof specWith>, runs: Record<string, RunRecord[]>, statuses: Record<string, string> = {}) {
@@ -42,10 +52,14 @@ describe('the status comment: where the time and the money went', () => {
   ]);
 
   it('draws every recorded run by stage, the wait for a person between runs, and adds up the spend by phase, engine and plan', () => {
-    const issues = issuesOf(spec, {
-      '01-01': [runOf(0, { end: 'checkpoint', verification: undefined, agent: [30, 300], seconds: 310 }), runOf(20)],
-      '01-02': [runOf(1, { engines: ['codex', 'gemini'], usage: { costUsd: 1.1, turns: 4 } })],
-    }, { '02-01': 'running' });
+    const issues = issuesOf(
+      spec,
+      {
+        '01-01': [runOf(0, { end: 'checkpoint', verification: undefined, agent: [30, 300], seconds: 310 }), runOf(20)],
+        '01-02': [runOf(1, { engines: ['codex', 'gemini'], usage: { costUsd: 1.1, turns: 4 } })],
+      },
+      { '02-01': 'running' },
+    );
 
     const comment = statusComment(spec, issues, ISSUE_BODY_LIMIT);
     const chart = gantt(comment)!;
@@ -91,7 +105,7 @@ describe('the status comment: where the time and the money went', () => {
     expect(chart).not.toContain('01-02');
   });
 
-  it('leaves out the plan table, then the graph, then the timeline, rather than go over a comment\'s size; the spend stays', () => {
+  it("leaves out the plan table, then the graph, then the timeline, rather than go over a comment's size; the spend stays", () => {
     const issues = issuesOf(spec, { '01-01': [runOf(0)], '01-02': [runOf(1)] });
     const full = statusComment(spec, issues, ISSUE_BODY_LIMIT);
     const noTable = statusComment(spec, issues, full.length - 1);
@@ -106,8 +120,10 @@ describe('the status comment: where the time and the money went', () => {
     expect(noTimeline).toContain('the timeline');
   });
 
-  it('at 1,000 plans, each run recorded, keeps a timeline of one bar per phase within the comment and Mermaid\'s limits', () => {
-    const plans: PlanOptions[] = Array.from({ length: 1000 }, (_, i) => ({ id: `${String(Math.floor(i / 100) + 1).padStart(2, '0')}-${String((i % 100) + 1).padStart(2, '0')}` }));
+  it("at 1,000 plans, each run recorded, keeps a timeline of one bar per phase within the comment and Mermaid's limits", () => {
+    const plans: PlanOptions[] = Array.from({ length: 1000 }, (_, i) => ({
+      id: `${String(Math.floor(i / 100) + 1).padStart(2, '0')}-${String((i % 100) + 1).padStart(2, '0')}`,
+    }));
     const big = specWith(plans);
     const runs = Object.fromEntries(big.plans.map((p, i) => [p.id, [runOf(i, { run: `${9000 + i}.1` })]]));
 

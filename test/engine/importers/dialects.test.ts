@@ -40,14 +40,22 @@ describe('plans in GSD form, read wherever harness reads plans', () => {
     const loaded = loadSpec(files(), PLAN_READING);
     expect(loaded.problems.map((p) => formatProblem(p))).toEqual([]);
     const plan = loaded.spec!.planById.get('01-02')!;
-    expect(plan).toMatchObject({ format: 'gsd', title: 'Money arithmetic, test-first', dependsOn: ['01-01'], truths: ['Summing never produces a fractional cent'] });
+    expect(plan).toMatchObject({
+      format: 'gsd',
+      title: 'Money arithmetic, test-first',
+      dependsOn: ['01-01'],
+      truths: ['Summing never produces a fractional cent'],
+    });
     expect(plan.mustPass).toEqual([expect.objectContaining({ type: 'artifact', path: 'src/money.ts', exports: ['addCents'] })]);
     expect(loaded.spec!.planById.get('01-01')!.format).toBe('harness');
   });
 
   it('keep the lines of the file as written, so that a problem points into it', () => {
     const broken = GSD_PLAN.replace('depends_on: ["01"]', 'depends_on: ["07"]');
-    const loaded = loadSpec(specFiles({ 'SPEC.md': SPEC_MD, 'planning/plans/01-foundation/01-01-PLAN.md': HARNESS_PLAN, 'planning/plans/01-foundation/01-02-PLAN.md': broken }), PLAN_READING);
+    const loaded = loadSpec(
+      specFiles({ 'SPEC.md': SPEC_MD, 'planning/plans/01-foundation/01-01-PLAN.md': HARNESS_PLAN, 'planning/plans/01-foundation/01-02-PLAN.md': broken }),
+      PLAN_READING,
+    );
     expect(loaded.problems.map((p) => formatProblem(p))).toEqual([
       expect.stringMatching(/^planning\/plans\/01-foundation\/01-02-PLAN\.md:5: depends_on "01-07" is not a plan in this spec/),
     ]);

@@ -85,7 +85,10 @@ const greeter =
       await say.ready();
       await say.started(1, 1, 'Write the greeting');
       await say.progress('writing out/greeting.txt');
-      workspace.commit('01-02: Write the greeting', { 'out/greeting.txt': `${context.env.GREETING} world\n`, ...(extra.outside ? { 'src/elsewhere.ts': 'x\n' } : {}) });
+      workspace.commit('01-02: Write the greeting', {
+        'out/greeting.txt': `${context.env.GREETING} world\n`,
+        ...(extra.outside ? { 'src/elsewhere.ts': 'x\n' } : {}),
+      });
       await say.completed({ summary: 'wrote the greeting', ...(extra.usage ? { usage: extra.usage } : {}) });
     });
 
@@ -148,12 +151,15 @@ describe('attemptPlan: an attempt that passes', () => {
     expect(agent.contexts).toEqual([]);
     expect(progress.stages).toEqual(['plan-level verification of 01-02']);
     // Nothing was written, so the check fails: what was done earlier is verified like any work.
-    expect(outcome).toMatchObject({ kind: 'failed', reason: 'plan 01-02 did not pass verification: 1 check failed: greeting (out/greeting.txt does not exist)' });
+    expect(outcome).toMatchObject({
+      kind: 'failed',
+      reason: 'plan 01-02 did not pass verification: 1 check failed: greeting (out/greeting.txt does not exist)',
+    });
   });
 });
 
 describe('attemptPlan: an attempt that fails', () => {
-  it('fails with the agent\'s own words, verifies nothing, and keeps the time-out and the usage it reported', async () => {
+  it("fails with the agent's own words, verifies nothing, and keeps the time-out and the usage it reported", async () => {
     const agent = (workspace: Workspace) =>
       testAgent('script', async (_context, say) => {
         await say.ready();
@@ -195,7 +201,10 @@ describe('attemptPlan: an attempt that fails', () => {
         await say.completed();
       });
     const { outcome } = await run({ agent });
-    expect(outcome).toMatchObject({ kind: 'failed', reason: 'plan 01-02 did not pass verification: 1 check failed: greeting (out/greeting.txt does not contain "hello")' });
+    expect(outcome).toMatchObject({
+      kind: 'failed',
+      reason: 'plan 01-02 did not pass verification: 1 check failed: greeting (out/greeting.txt does not contain "hello")',
+    });
     expect(outcome.kind === 'failed' && outcome.report?.status).toBe('fail');
   });
 
@@ -225,7 +234,11 @@ describe('attemptPlan: checkpoints', () => {
     });
 
   it('replies with an answer given before, without asking anyone', async () => {
-    const { outcome, answers, progress } = await run({ plan: planOf({ autonomous: false }), agent: asker(), given: { storage: { answer: 'file', by: 'ada', at: '2024-05-02T09:00:00Z' } } });
+    const { outcome, answers, progress } = await run({
+      plan: planOf({ autonomous: false }),
+      agent: asker(),
+      given: { storage: { answer: 'file', by: 'ada', at: '2024-05-02T09:00:00Z' } },
+    });
     expect(outcome.kind).toBe('verified');
     expect(answers.asked).toEqual([]);
     expect(progress.events).toContainEqual({ kind: 'agent-waiting', checkpoint: decision });
@@ -258,14 +271,17 @@ describe('attemptPlan: checkpoints', () => {
     expect(progress.events.map((e) => e.kind)).not.toContain('agent-failed');
   });
 
-  it('tells an autonomous plan\'s agent that nobody can answer, and lets it decide', async () => {
+  it("tells an autonomous plan's agent that nobody can answer, and lets it decide", async () => {
     const agent = () =>
       testAgent('script', async (_context, say) => {
         const reply = await say.ask(decision);
         await say.failed(reply.type === 'abort_task' ? reply.reason : 'answered');
       });
     const { outcome } = await run({ agent });
-    expect(outcome).toMatchObject({ kind: 'failed', reason: 'the script agent failed: plan 01-02 is autonomous: true, and nobody can answer checkpoint "storage" in a run' });
+    expect(outcome).toMatchObject({
+      kind: 'failed',
+      reason: 'the script agent failed: plan 01-02 is autonomous: true, and nobody can answer checkpoint "storage" in a run',
+    });
   });
 
   it('replies to a verification checkpoint with whether the answer approves', async () => {
@@ -299,7 +315,10 @@ describe('attemptPlan: human checks', () => {
     expect(answers.asked).toEqual([{ checkpoint: question, origin: 'verification' }]);
     expect(verify.opened()).toBe(2);
     expect(outcome.kind).toBe('verified');
-    expect(outcome.kind === 'verified' && outcome.report.results.find((r) => r.id === 'looks')).toMatchObject({ status: 'pass', evidence: 'answered pass: approve' });
+    expect(outcome.kind === 'verified' && outcome.report.results.find((r) => r.id === 'looks')).toMatchObject({
+      status: 'pass',
+      evidence: 'answered pass: approve',
+    });
   });
 
   it('fails the plan when the person rejects it', async () => {
@@ -316,25 +335,35 @@ describe('attemptPlan: human checks', () => {
 
   it('takes an approval given after the work without asking; one older than the work is of other work', async () => {
     // The greeter commits at START; the approvals are an hour after it and a day before.
-    const later = await run({ plan: planOf({ human: true }), agent: greeter(), given: { 'check-looks': { answer: 'approve', by: 'ada', at: '2024-05-01T13:00:00Z' } } });
+    const later = await run({
+      plan: planOf({ human: true }),
+      agent: greeter(),
+      given: { 'check-looks': { answer: 'approve', by: 'ada', at: '2024-05-01T13:00:00Z' } },
+    });
     expect(later.outcome.kind).toBe('verified');
     expect(later.answers.asked).toEqual([]);
     expect(later.verify.opened()).toBe(1);
     expect(later.outcome.kind === 'verified' && later.outcome.report.results.find((r) => r.id === 'looks')?.evidence).toBe('answered pass by ada: approve');
 
-    const stale = await run({ plan: planOf({ human: true }), agent: greeter(), given: { 'check-looks': { answer: 'approve', by: 'ada', at: '2024-04-30T09:00:00Z' } } });
+    const stale = await run({
+      plan: planOf({ human: true }),
+      agent: greeter(),
+      given: { 'check-looks': { answer: 'approve', by: 'ada', at: '2024-04-30T09:00:00Z' } },
+    });
     expect(stale.outcome).toMatchObject({ kind: 'checkpoint', checkpoint: { id: 'check-looks' } });
     expect(stale.workspace.calls.headDate).toBe(1);
   });
 });
 
 describe("attemptPlan: the model's usage limit", () => {
-  const limited = (error: string, extra: { timedOut?: boolean; environment?: boolean } = {}) => (workspace: Workspace) =>
-    testAgent('limited', async (_context, say) => {
-      await say.ready();
-      workspace.commit('01-02: half the greeting', { 'out/greeting.txt': 'half\n' });
-      await say.failed(error, { retryable: true, usage: { turns: 3, costUsd: 0.05 }, ...extra });
-    });
+  const limited =
+    (error: string, extra: { timedOut?: boolean; environment?: boolean } = {}) =>
+    (workspace: Workspace) =>
+      testAgent('limited', async (_context, say) => {
+        await say.ready();
+        workspace.commit('01-02: half the greeting', { 'out/greeting.txt': 'half\n' });
+        await say.failed(error, { retryable: true, usage: { turns: 3, costUsd: 0.05 }, ...extra });
+      });
   const words = "codex stopped at the model's usage limit: You’ve hit your usage limit. Try again at 7:34 PM. (resets 2030-01-02T20:00:00.000Z)";
 
   it('pauses the attempt, for both runtimes: the reset, no failure, no signal, the usage and the commits kept', async () => {
@@ -343,7 +372,11 @@ describe("attemptPlan: the model's usage limit", () => {
 
     expect(outcome.kind).toBe('paused');
     if (outcome.kind !== 'paused') return;
-    expect(outcome.pause).toEqual({ resetsAt: new Date('2030-01-02T20:00:00.000Z'), evidence: 'You’ve hit your usage limit. Try again at 7:34 PM.', reason: words });
+    expect(outcome.pause).toEqual({
+      resetsAt: new Date('2030-01-02T20:00:00.000Z'),
+      evidence: 'You’ve hit your usage limit. Try again at 7:34 PM.',
+      reason: words,
+    });
     expect(outcome.signals).toEqual([]);
     expect(outcome.facts.failure).toBeUndefined();
     expect(outcome.facts.usage).toEqual({ turns: 3, costUsd: 0.05 });

@@ -38,7 +38,12 @@ describe("an agent's failure", () => {
       expect(failure.said).toBeDefined();
     }
     expect(agentErrorSignature('the command exited with code 1\n> npm test\n\n> shop@1.0.0 test\n> node -e "process.exit(3)"')).toBeUndefined();
-    expect(attemptFailure({ agentError: 'step 2/3 "Migrate" failed with exit code 1', timedOut: false })).toEqual({ kind: 'agent', fingerprint: 'agent:step:Migrate', step: 'Migrate', said: 'step 2/3 "Migrate" failed with exit code 1' });
+    expect(attemptFailure({ agentError: 'step 2/3 "Migrate" failed with exit code 1', timedOut: false })).toEqual({
+      kind: 'agent',
+      fingerprint: 'agent:step:Migrate',
+      step: 'Migrate',
+      said: 'step 2/3 "Migrate" failed with exit code 1',
+    });
   });
 });
 
@@ -66,7 +71,10 @@ describe("a failing check's failure", () => {
   it("keeps harness's own words about a check that ran no command, or what a verdict adds, and the level's problems", () => {
     expect(attemptFailure({ timedOut: false, report: failing('missing: src/orders.ts') }).signature).toBe('missing: src/orders.ts');
     expect(evidenceErrorLine('exit 0 but the output does not contain "ready"; output ends:\nstarting')).toBe('exit 0 but the output does not contain "ready"');
-    const problems = attemptFailure({ timedOut: false, report: { ...failing('x', ['phase 01 wrote outside its plans: src/x.ts']), results: [] } as VerificationReport });
+    const problems = attemptFailure({
+      timedOut: false,
+      report: { ...failing('x', ['phase 01 wrote outside its plans: src/x.ts']), results: [] } as VerificationReport,
+    });
     expect(problems.signature).toBe('phase <n> wrote outside its plans: <name>');
   });
 });

@@ -18,7 +18,10 @@ function engines(results: Record<string, AgentResult>) {
     asked.push(input.agent);
     return Promise.resolve(results[input.agent]!);
   };
-  const ports = { clock: { now: () => new Date('2026-12-05T10:00:00Z'), monotonic: () => 0, after: () => () => undefined }, progress: recordingProgress() } as unknown as Parameters<typeof runEngines>[1];
+  const ports = {
+    clock: { now: () => new Date('2026-12-05T10:00:00Z'), monotonic: () => 0, after: () => () => undefined },
+    progress: recordingProgress(),
+  } as unknown as Parameters<typeof runEngines>[1];
   const input = { agent: 'codex', fallback: ['gemini', 'claude'] } as unknown as AgentRun & { fallback: string[] };
   return { asked, go: () => runEngines(input, ports, run) };
 }

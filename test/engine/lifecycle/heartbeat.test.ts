@@ -51,7 +51,10 @@ describe('the heartbeat', () => {
     expect(lines).toEqual(['still running: 01-02 (claude, 10 s): "Running the test suite"']);
     vi.advanceTimersByTime(10_000);
     vi.advanceTimersByTime(110_000);
-    expect(lines.slice(1, 3)).toEqual(['still running: 01-02 (claude, 20 s): "Running the test suite"', 'still running: 01-02 (claude, 30 s): "Running the test suite"']);
+    expect(lines.slice(1, 3)).toEqual([
+      'still running: 01-02 (claude, 20 s): "Running the test suite"',
+      'still running: 01-02 (claude, 30 s): "Running the test suite"',
+    ]);
     expect(lines.at(-1)).toBe('still running: 01-02 (claude, 2.2 min): "Running the test suite"');
     expect(lines).toHaveLength(13);
     beat.stop();
@@ -79,7 +82,10 @@ describe('the heartbeat', () => {
     vi.advanceTimersByTime(5_000);
     expect(lines).toEqual(['still verifying phase 01: check 01-01/tests "npm test" (5 s)']);
     // Between checks: the verification itself.
-    await followed.progress.event({ kind: 'check', result: { id: 'tests', type: 'build_succeeds', status: 'pass', evidence: 'exit 0', plan: '01-01' } as never });
+    await followed.progress.event({
+      kind: 'check',
+      result: { id: 'tests', type: 'build_succeeds', status: 'pass', evidence: 'exit 0', plan: '01-01' } as never,
+    });
     vi.advanceTimersByTime(10_000);
     expect(lines[1]).toBe('still verifying phase 01 (20 s)');
     beat.stop();
@@ -149,7 +155,7 @@ describe('the heartbeat', () => {
     beat.stop();
   });
 
-  it('keeps an agent\'s words on one line, cut', async () => {
+  it("keeps an agent's words on one line, cut", async () => {
     const { lines, beat } = heartbeat();
     const { ports: followed } = beat.follow({ plan: '01-02', agent: 'claude' }, ports());
     await followed.progress.event({ kind: 'progress', message: `first line\n10:00:00 01-02 verified and merged ${'x'.repeat(200)}` });

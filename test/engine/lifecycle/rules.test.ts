@@ -8,7 +8,19 @@ import { agentFailure, verificationFailure } from '../../../app/engine/lifecycle
 const FENCE = '```';
 
 function plan(extra: string[], body = '') {
-  const text = ['---', 'plan_id: "02-03"', 'title: Login', 'files_modified: [src/login.ts]', ...extra, 'must_pass:', '  - { id: built, type: file_exists, path: src/login.ts }', '---', '# Login', '', body].join('\n');
+  const text = [
+    '---',
+    'plan_id: "02-03"',
+    'title: Login',
+    'files_modified: [src/login.ts]',
+    ...extra,
+    'must_pass:',
+    '  - { id: built, type: file_exists, path: src/login.ts }',
+    '---',
+    '# Login',
+    '',
+    body,
+  ].join('\n');
   const parsed = parsePlan('planning/plans/02-auth/02-03-PLAN.md', text, '02');
   if (!parsed.plan) throw new Error(JSON.stringify(parsed.problems));
   return parsed.plan;
@@ -19,7 +31,7 @@ describe('agentName: who does a plan', () => {
   const prose = plan([]);
   const named = plan(['agent: command'], `${FENCE}sh step Build\ntouch src/login.ts\n${FENCE}`);
 
-  it('takes the person\'s override first, then the plan\'s own agent, then the repository\'s', () => {
+  it("takes the person's override first, then the plan's own agent, then the repository's", () => {
     expect(agentName(named, { override: 'script', configured: 'claude' })).toBe('script');
     expect(agentName(named, { configured: 'claude' })).toBe('command');
     expect(agentName(prose, { configured: 'command' })).toBe('command');
@@ -34,9 +46,11 @@ describe('agentName: who does a plan', () => {
 });
 
 describe('assignTask', () => {
-  it('carries the plan\'s brief, checkout and timeout to the agent', () => {
+  it("carries the plan's brief, checkout and timeout to the agent", () => {
     const p = plan(['timeout_minutes: 45']);
-    expect(assignTask({ session: 's-1', spec: 'SPC-002', plan: p, resume: true, worktree: '/w', prompt: '# Login', at: new Date('2024-05-01T00:00:00Z') })).toEqual({
+    expect(
+      assignTask({ session: 's-1', spec: 'SPC-002', plan: p, resume: true, worktree: '/w', prompt: '# Login', at: new Date('2024-05-01T00:00:00Z') }),
+    ).toEqual({
       type: 'assign_task',
       session: 's-1',
       at: '2024-05-01T00:00:00.000Z',
@@ -50,15 +64,21 @@ describe('assignTask', () => {
   });
 });
 
-describe('a person\'s answers', () => {
+describe("a person's answers", () => {
   it('approve in the words people use, and only at the start', () => {
     for (const yes of ['yes', 'Y', 'ok', 'approve', 'Approved!', 'LGTM', 'pass', ' done ']) expect(isApproval(yes)).toBe(true);
     for (const no of ['no', 'reject', 'not ok', 'fail', 'yesterday was better', '']) expect(isApproval(no)).toBe(false);
   });
 
-  it('reply to an agent as the checkpoint\'s kind needs', () => {
+  it("reply to an agent as the checkpoint's kind needs", () => {
     const at = '2024-05-01T00:00:00.000Z';
-    expect(responseTo({ id: 'db', kind: 'decision', prompt: 'Which?' }, 'postgres', 's', at)).toEqual({ type: 'decision_made', session: 's', at, checkpoint: 'db', answer: 'postgres' });
+    expect(responseTo({ id: 'db', kind: 'decision', prompt: 'Which?' }, 'postgres', 's', at)).toEqual({
+      type: 'decision_made',
+      session: 's',
+      at,
+      checkpoint: 'db',
+      answer: 'postgres',
+    });
     expect(responseTo({ id: 'ui', kind: 'verification', prompt: 'Good?' }, 'no, too dark', 's', at)).toEqual({
       type: 'verification_result',
       session: 's',
@@ -67,7 +87,13 @@ describe('a person\'s answers', () => {
       passed: false,
       details: 'no, too dark',
     });
-    expect(responseTo({ id: 'dns', kind: 'action', prompt: 'Point DNS' }, 'done', 's', at)).toEqual({ type: 'action_completed', session: 's', at, checkpoint: 'dns', note: 'done' });
+    expect(responseTo({ id: 'dns', kind: 'action', prompt: 'Point DNS' }, 'done', 's', at)).toEqual({
+      type: 'action_completed',
+      session: 's',
+      at,
+      checkpoint: 'dns',
+      note: 'done',
+    });
   });
 
   it('make a human check a question with its own checkpoint id, and an answer a verdict', () => {
@@ -79,7 +105,11 @@ describe('a person\'s answers', () => {
       options: ['approve', 'reject'],
       source: 'looks',
     });
-    expect(humanAnswer({ answer: 'reject: misaligned', by: 'ada', at: '2024-05-01T00:00:00Z' })).toEqual({ passed: false, by: 'ada', note: 'reject: misaligned' });
+    expect(humanAnswer({ answer: 'reject: misaligned', by: 'ada', at: '2024-05-01T00:00:00Z' })).toEqual({
+      passed: false,
+      by: 'ada',
+      note: 'reject: misaligned',
+    });
     expect(humanAnswer({ answer: 'approve' })).toEqual({ passed: true, note: 'approve' });
   });
 });
@@ -99,7 +129,7 @@ describe('failure reasons', () => {
     expect(agentFailure('claude', 'claude stopped at its turn limit (3 turns)')).toBe('the claude agent failed: claude stopped at its turn limit (3 turns)');
   });
 
-  it('list each failed check with the first line of its evidence, then the level\'s problems', () => {
+  it("list each failed check with the first line of its evidence, then the level's problems", () => {
     const r = report(
       [
         { id: 'built', status: 'fail', evidence: 'src/login.ts does not exist\nlisting: src/' },

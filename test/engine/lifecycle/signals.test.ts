@@ -7,7 +7,14 @@ import { loadSpec } from '../../../app/engine/core/spec/load.js';
 import type { VerificationReport } from '../../../app/engine/core/verify/levels.js';
 import { attemptPlan } from '../../../app/engine/lifecycle/attempt-plan.js';
 import { historyOf } from '../../../app/engine/lifecycle/history.js';
-import { agentErrorLine, attemptFailure, attemptSignals, interruptedSignal, phaseCompletion, type AttemptRecord } from '../../../app/engine/lifecycle/signals.js';
+import {
+  agentErrorLine,
+  attemptFailure,
+  attemptSignals,
+  interruptedSignal,
+  phaseCompletion,
+  type AttemptRecord,
+} from '../../../app/engine/lifecycle/signals.js';
 import { parseKnowledge } from '../../../app/engine/knowledge/documents/parse.js';
 import { renderSignal } from '../../../app/engine/knowledge/signals/signal-file.js';
 import { loadTemplate } from '../../../app/machine/templates.js';
@@ -41,7 +48,13 @@ function report(failed: string[]): VerificationReport {
     level: 'plan',
     id: '01-01',
     status: failed.length > 0 ? 'fail' : 'pass',
-    results: ['tests', 'schema'].map((id) => ({ id, type: id === 'tests' ? 'tests_pass' : 'file_exists', status: failed.includes(id) ? 'fail' : 'pass', evidence: `${id} evidence`, durationMs: 5 })),
+    results: ['tests', 'schema'].map((id) => ({
+      id,
+      type: id === 'tests' ? 'tests_pass' : 'file_exists',
+      status: failed.includes(id) ? 'fail' : 'pass',
+      evidence: `${id} evidence`,
+      durationMs: 5,
+    })),
     problems: [],
     startedAt: '',
     finishedAt: '',
@@ -50,14 +63,26 @@ function report(failed: string[]): VerificationReport {
 
 const types = (r: AttemptRecord) => attemptSignals(r).map((s) => s.type);
 
-describe('signals from an attempt\'s facts', () => {
+describe("signals from an attempt's facts", () => {
   it('a first attempt that passed cleanly gives none', () => {
     expect(attemptSignals(record())).toEqual([]);
   });
 
   it('deviation: files written outside files_modified, tagged by those files', () => {
-    const [s] = attemptSignals(record({ undeclaredWrites: [{ description: 'd', reason: 'Not declared in the plan.', impact: 'medium', files: ['src/http/routes.ts', 'package.json'] }] }));
-    expect(s).toMatchObject({ type: 'deviation', severity: 'medium', spec: 'SPC-042', phase: '01', plan: '01-01', agent: 'claude', metadata: { attempt: 1, files: ['src/http/routes.ts', 'package.json'] } });
+    const [s] = attemptSignals(
+      record({
+        undeclaredWrites: [{ description: 'd', reason: 'Not declared in the plan.', impact: 'medium', files: ['src/http/routes.ts', 'package.json'] }],
+      }),
+    );
+    expect(s).toMatchObject({
+      type: 'deviation',
+      severity: 'medium',
+      spec: 'SPC-042',
+      phase: '01',
+      plan: '01-01',
+      agent: 'claude',
+      metadata: { attempt: 1, files: ['src/http/routes.ts', 'package.json'] },
+    });
     expect(s!.tags).toEqual(expect.arrayContaining(['npm', 'http', 'routes']));
     expect(s!.happened).toContain('changed 2 files outside its files_modified: `src/http/routes.ts`, `package.json`');
   });
@@ -67,7 +92,11 @@ describe('signals from an attempt\'s facts', () => {
     const [s] = attemptSignals(record({ end: 'failed', failure, reason: 'plan 01-01 did not pass verification: 1 check failed: tests (npm test exited 1)' }));
     // The failing check's telling line, and its signature: what reflection groups by and a retry is matched on.
     expect(failure).toEqual({ kind: 'verification', fingerprint: 'checks:tests', checks: ['tests'], said: 'tests evidence', signature: 'tests evidence' });
-    expect(s).toMatchObject({ type: 'struggle', severity: 'medium', metadata: { attempt: 1, outcome: 'failed', failure: 'checks:tests', checks: ['tests'], signature: 'tests evidence' } });
+    expect(s).toMatchObject({
+      type: 'struggle',
+      severity: 'medium',
+      metadata: { attempt: 1, outcome: 'failed', failure: 'checks:tests', checks: ['tests'], signature: 'tests evidence' },
+    });
     expect(s!.happened).toMatch(/^Attempt 1 at plan 01-01 \(SQLite store\) of SPC-042 failed: check tests failed\.\n\nplan 01-01 did not pass/);
     // Tagged by the failing check's command and the plan's files.
     expect(s!.tags).toEqual(expect.arrayContaining(['testing', 'npm', 'migrations', 'sqlite']));
@@ -96,8 +125,14 @@ describe('signals from an attempt\'s facts', () => {
   });
 
   it("an agent's failure is told by its own words: the line of its output that names the error, not how it exited", () => {
-    const a = attemptFailure({ agentError: 'the command exited with code 1\n> vitest run\nRUN v4\nError: SQLITE_BUSY: database is locked (tests/a.db)\n  at open (db.ts:3)', timedOut: false });
-    const b = attemptFailure({ agentError: 'the command exited with code 1\n> vitest run\nError: ENOENT: no such file or directory, open fixtures/x.json', timedOut: false });
+    const a = attemptFailure({
+      agentError: 'the command exited with code 1\n> vitest run\nRUN v4\nError: SQLITE_BUSY: database is locked (tests/a.db)\n  at open (db.ts:3)',
+      timedOut: false,
+    });
+    const b = attemptFailure({
+      agentError: 'the command exited with code 1\n> vitest run\nError: ENOENT: no such file or directory, open fixtures/x.json',
+      timedOut: false,
+    });
     expect(a).toEqual({
       kind: 'agent',
       fingerprint: 'agent:error: sqlite_busy: database is locked (tests<path>',
@@ -110,13 +145,17 @@ describe('signals from an attempt\'s facts', () => {
     expect(agentErrorLine('the command exited with code 2\nbuilding\ndone in 3s')).toBe('done in 3s');
     expect(agentErrorLine('claude ended: max turns (40) reached')).toBe('claude ended: max turns (40) reached');
     // An error code counts in capitals only: a token's prefix is not one.
-    expect(agentErrorLine('the command exited with code 1\nconnecting with ghp_abc123\nSQLITE_BUSY while opening tests/x.db')).toBe('SQLITE_BUSY while opening tests/x.db');
+    expect(agentErrorLine('the command exited with code 1\nconnecting with ghp_abc123\nSQLITE_BUSY while opening tests/x.db')).toBe(
+      'SQLITE_BUSY while opening tests/x.db',
+    );
     const [s] = attemptSignals(record({ end: 'failed', failure: a, reason: 'the command agent failed: the command exited with code 1' }));
-    expect(s!.happened).toMatch(/^Attempt 1 at plan 01-01 \(SQLite store\) of SPC-042 failed: the agent failed: "Error: SQLITE_BUSY: database is locked \(tests\/a\.db\)"\./);
+    expect(s!.happened).toMatch(
+      /^Attempt 1 at plan 01-01 \(SQLite store\) of SPC-042 failed: the agent failed: "Error: SQLITE_BUSY: database is locked \(tests\/a\.db\)"\./,
+    );
     expect(s!.metadata).toMatchObject({ said: 'Error: SQLITE_BUSY: database is locked (tests/a.db)' });
   });
 
-  it('timeout: the plan\'s timeout_minutes stopped it', () => {
+  it("timeout: the plan's timeout_minutes stopped it", () => {
     const failure = attemptFailure({ agentError: 'step 1/1 "Build" was stopped: plan 01-01 used up its timeout_minutes (30)', timedOut: true });
     const [s] = attemptSignals(record({ end: 'failed', failure, timedOut: true }));
     expect(s).toMatchObject({ type: 'timeout', severity: 'high', metadata: { failure: 'timeout:step:Build' } });
@@ -126,7 +165,10 @@ describe('signals from an attempt\'s facts', () => {
   it('repair: verified after failed attempts; three or more failed ones are a struggle too', () => {
     const last = attemptFailure({ timedOut: false, report: report(['tests']) });
     expect(types(record({ attempt: 2, failedBefore: 1, previous: { attempt: 1, failure: last } }))).toEqual(['repair']);
-    expect(attemptSignals(record({ attempt: 2, failedBefore: 1, previous: { attempt: 1, failure: last } }))[0]).toMatchObject({ severity: 'low', metadata: { outcome: 'verified', failedBefore: 1, repaired: 'checks:tests' } });
+    expect(attemptSignals(record({ attempt: 2, failedBefore: 1, previous: { attempt: 1, failure: last } }))[0]).toMatchObject({
+      severity: 'low',
+      metadata: { outcome: 'verified', failedBefore: 1, repaired: 'checks:tests' },
+    });
     expect(types(record({ attempt: 3, failedBefore: 2 }))).toEqual(['repair']);
     const hard = attemptSignals(record({ attempt: 4, failedBefore: 3 }));
     expect(hard.map((s) => [s.type, s.severity])).toEqual([
@@ -153,7 +195,12 @@ describe('signals from an attempt\'s facts', () => {
   });
 
   it('innovation and pattern: what the agent reported through the protocol, tagged with its own words first', () => {
-    const seen = { insights: [{ kind: 'pattern' as const, summary: 'SQLite needs a busy timeout under parallel tests', tags: ['SQLite', 'busy-timeout'] }, { kind: 'innovation' as const, summary: 'An in-memory database per test file' }] };
+    const seen = {
+      insights: [
+        { kind: 'pattern' as const, summary: 'SQLite needs a busy timeout under parallel tests', tags: ['SQLite', 'busy-timeout'] },
+        { kind: 'innovation' as const, summary: 'An in-memory database per test file' },
+      ],
+    };
     const signals = attemptSignals(record({ seen }));
     expect(signals.map((s) => [s.type, s.severity])).toEqual([
       ['pattern', 'low'],
@@ -164,7 +211,9 @@ describe('signals from an attempt\'s facts', () => {
   });
 
   it('use: the plan passed with knowledge in its brief; not when it failed', () => {
-    const knowledge = [{ path: 'lessons/testing/sqlite-busy.lesson.md', kind: 'lesson' as const, title: 'SQLite busy', text: '…', score: 1, why: 'tags sqlite' }];
+    const knowledge = [
+      { path: 'lessons/testing/sqlite-busy.lesson.md', kind: 'lesson' as const, title: 'SQLite busy', text: '…', score: 1, why: 'tags sqlite' },
+    ];
     const [s] = attemptSignals(record({ knowledge }));
     expect(s).toMatchObject({ type: 'use', severity: 'low', metadata: { entries: ['lessons/testing/sqlite-busy.lesson.md'] } });
     expect(types(record({ knowledge, end: 'failed', failure: attemptFailure({ timedOut: false, report: report(['tests']) }) }))).toEqual(['struggle']);
@@ -172,7 +221,15 @@ describe('signals from an attempt\'s facts', () => {
 
   it('completion: one per verified phase, summing up its plans', () => {
     const phase = SPEC.phases[0]!;
-    const s = phaseCompletion({ spec: 'SPC-042', phase, plans: SPEC.plans, done: [{ id: '01-01', title: 'SQLite store', attempts: 2, minutes: 3.5 }, { id: '01-02', title: 'HTTP routes', attempts: 1, minutes: 0 }] });
+    const s = phaseCompletion({
+      spec: 'SPC-042',
+      phase,
+      plans: SPEC.plans,
+      done: [
+        { id: '01-01', title: 'SQLite store', attempts: 2, minutes: 3.5 },
+        { id: '01-02', title: 'HTTP routes', attempts: 1, minutes: 0 },
+      ],
+    });
     expect(s).toMatchObject({ type: 'completion', severity: 'low', spec: 'SPC-042', phase: '01', metadata: { plans: 2, attempts: 3, minutes: 3.5 } });
     expect(s.plan).toBeUndefined();
     expect(s.happened).toContain('- 01-01 SQLite store: 2 attempts (3.5 min)\n- 01-02 HTTP routes (<0.1 min)');
@@ -188,7 +245,17 @@ describe('signals from an attempt\'s facts', () => {
     const template = await loadTemplate('signal.md');
     const failure = attemptFailure({ timedOut: true, agentError: 'step 1/1 "Build" was stopped' });
     const all = [
-      ...attemptSignals(record({ end: 'failed', failure, timedOut: true, attempt: 2, failedBefore: 1, previous: { attempt: 1, failure }, undeclaredWrites: [{ description: '', reason: '', impact: 'high', files: ['a', 'b', 'c', 'd'] }] })),
+      ...attemptSignals(
+        record({
+          end: 'failed',
+          failure,
+          timedOut: true,
+          attempt: 2,
+          failedBefore: 1,
+          previous: { attempt: 1, failure },
+          undeclaredWrites: [{ description: '', reason: '', impact: 'high', files: ['a', 'b', 'c', 'd'] }],
+        }),
+      ),
       phaseCompletion({ spec: 'SPC-042', phase: SPEC.phases[0]!, plans: SPEC.plans, done: [] }),
       interruptedSignal({ spec: 'SPC-042', plans: SPEC.plans, by: 'A person' }),
     ];
@@ -215,7 +282,10 @@ describe('attemptPlan carries its signals, looking back through the history port
     // The test agent's session_ready names it `test`: so it is called here, or that would be a config signal.
     const agent = testAgent('test', async (_context, say) => {
       await say.ready();
-      workspace.commit('01-01: store', { 'src/store/sqlite-store.ts': 'x\n', ...(work === 'pass' ? { 'migrations/001.sql': 'create table t (x);\n', 'migrations/settings.yml': 'journal_mode: wal\nbusy_timeout: 5000\n' } : {}) });
+      workspace.commit('01-01: store', {
+        'src/store/sqlite-store.ts': 'x\n',
+        ...(work === 'pass' ? { 'migrations/001.sql': 'create table t (x);\n', 'migrations/settings.yml': 'journal_mode: wal\nbusy_timeout: 5000\n' } : {}),
+      });
       await say.completed();
     });
     const verify = memoryVerifyPorts(workspace, clock);
@@ -244,7 +314,14 @@ describe('attemptPlan carries its signals, looking back through the history port
     const first = await attempt('fail');
     expect(first.outcome.signals.map((s) => [s.type, s.metadata?.attempt, s.metadata?.failure])).toEqual([['struggle', 1, 'checks:schema']]);
     // With the commit it ended on: what a later repair's diff is read from.
-    expect(first.outcome.facts.failure).toEqual({ kind: 'verification', fingerprint: 'checks:schema', checks: ['schema'], said: 'migrations/001.sql does not exist', signature: 'migrations/<n>.sql does not exist', head: 'c1' });
+    expect(first.outcome.facts.failure).toEqual({
+      kind: 'verification',
+      fingerprint: 'checks:schema',
+      checks: ['schema'],
+      said: 'migrations/001.sql does not exist',
+      signature: 'migrations/<n>.sql does not exist',
+      head: 'c1',
+    });
 
     const again = await attempt('fail', async () => ({ attempt: 1, failure: first.outcome.facts.failure! }));
     expect(again.outcome.signals.map((s) => [s.type, s.metadata?.attempt])).toEqual([['stuck', 2]]);
@@ -253,7 +330,10 @@ describe('attemptPlan carries its signals, looking back through the history port
 
   it('a verified attempt after two failed ones: a repair, numbered from the history', async () => {
     // The failed attempt's head is not in this checkout (a branch made afresh): its diff is read from the base.
-    const { outcome } = await attempt('pass', async () => ({ attempt: 2, failure: { kind: 'verification', fingerprint: 'checks:schema', checks: ['schema'], head: 'gone' } }));
+    const { outcome } = await attempt('pass', async () => ({
+      attempt: 2,
+      failure: { kind: 'verification', fingerprint: 'checks:schema', checks: ['schema'], head: 'gone' },
+    }));
     expect(outcome.kind).toBe('verified');
     expect(outcome.signals.map((s) => [s.type, s.metadata?.attempt, s.metadata?.failedBefore])).toEqual([['repair', 3, 2]]);
     // The settings the diff adds; the SQL is no setting.
@@ -265,7 +345,7 @@ describe('attemptPlan carries its signals, looking back through the history port
 });
 
 describe('what agents say of themselves', () => {
-  it('counts tool calls, failed ones, retries of a failed call and the model from Claude\'s stream', () => {
+  it("counts tool calls, failed ones, retries of a failed call and the model from Claude's stream", () => {
     const facts = new StreamFacts();
     const lines = [
       '{"type":"system","subtype":"init","session_id":"s","model":"claude-opus-4-1"}',
@@ -283,7 +363,13 @@ describe('what agents say of themselves', () => {
 
   it('reads HARNESS_INSIGHT lines out of a final text, and says which it could not read', () => {
     const found = findInsightLines(
-      ['Done: the store works.', 'HARNESS_INSIGHT {"kind":"pattern","summary":"Busy timeouts","tags":["sqlite"]}', '`HARNESS_INSIGHT {"kind":"innovation","summary":"Per-test databases"}`', 'HARNESS_INSIGHT {"kind":"idea"}', 'HARNESS_INSIGHT not json'].join('\n'),
+      [
+        'Done: the store works.',
+        'HARNESS_INSIGHT {"kind":"pattern","summary":"Busy timeouts","tags":["sqlite"]}',
+        '`HARNESS_INSIGHT {"kind":"innovation","summary":"Per-test databases"}`',
+        'HARNESS_INSIGHT {"kind":"idea"}',
+        'HARNESS_INSIGHT not json',
+      ].join('\n'),
     );
     expect(found.insights).toEqual([
       { kind: 'pattern', summary: 'Busy timeouts', tags: ['sqlite'] },

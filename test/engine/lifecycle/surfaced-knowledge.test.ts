@@ -6,7 +6,17 @@ import { manualClock, memoryVerifyPorts, memoryWorkspace, recordingProgress, tab
 
 const PLAN = parsePlan(
   'planning/plans/01-core/01-02-PLAN.md',
-  ['---', 'plan_id: "01-02"', 'title: Greeting', 'files_modified: ["out/**"]', 'must_pass:', '  - { id: greeting, type: file_exists, path: out/greeting.txt }', '---', '# Greeting', ''].join('\n'),
+  [
+    '---',
+    'plan_id: "01-02"',
+    'title: Greeting',
+    'files_modified: ["out/**"]',
+    'must_pass:',
+    '  - { id: greeting, type: file_exists, path: out/greeting.txt }',
+    '---',
+    '# Greeting',
+    '',
+  ].join('\n'),
   '01',
 ).plan!;
 

@@ -17,7 +17,8 @@ function specWith(own: string[]): Spec {
         {
           id: '01-02',
           filesModified: ['out/b.txt'],
-          mustPass: 'must_pass:\n  - { id: b, type: file_contains, path: out/b.txt, contains: bee }\n  - { id: looks, type: visual_quality, prompt: "B looks right" }',
+          mustPass:
+            'must_pass:\n  - { id: b, type: file_contains, path: out/b.txt, contains: bee }\n  - { id: looks, type: visual_quality, prompt: "B looks right" }',
         },
       ],
       { 'ROADMAP.md': ROADMAP(own) },
@@ -40,7 +41,7 @@ async function verify(spec: Spec, files: Record<string, string>, given: Record<s
 const MERGED = { 'out/a.txt': 'a\n', 'out/b.txt': 'bee\n' };
 
 describe('verifyPhaseLevel', () => {
-  it('names every human check of the phase: each plan\'s as <plan>/<check>, then the phase\'s own', () => {
+  it("names every human check of the phase: each plan's as <plan>/<check>, then the phase's own", () => {
     const spec = specWith(['{ id: together, type: file_exists, path: out/a.txt }', '{ id: whole, type: ux_flow, prompt: "It all fits" }']);
     expect(phaseHumanChecks(spec, spec.phases[0]!).map((r) => [r.key, r.plan])).toEqual([
       ['01-02/looks', '01-02'],
@@ -48,7 +49,7 @@ describe('verifyPhaseLevel', () => {
     ]);
   });
 
-  it('runs every plan\'s checks again and the phase\'s own; a plan\'s approval counts for its check here', async () => {
+  it("runs every plan's checks again and the phase's own; a plan's approval counts for its check here", async () => {
     const spec = specWith(['{ id: together, type: file_contains, path: out/b.txt, contains: bee }']);
     const { outcome, answers, progress } = await verify(spec, MERGED, { 'check-01-02/looks': { answer: 'approved', by: 'ada', at: '2024-05-02T09:00:00Z' } });
     expect(outcome.kind).toBe('verified');
@@ -63,10 +64,12 @@ describe('verifyPhaseLevel', () => {
     expect(progress.events.filter((e) => e.kind === 'check')).toHaveLength(4);
   });
 
-  it('asks a person for a plan\'s check at phase level where the runtime can wait, keyed by plan', async () => {
+  it("asks a person for a plan's check at phase level where the runtime can wait, keyed by plan", async () => {
     const spec = specWith(['{ id: together, type: file_exists, path: out/a.txt }']);
     const { outcome, answers, ports } = await verify(spec, MERGED, {}, () => 'yes');
-    expect(answers.asked.map((a) => [a.checkpoint.id, a.checkpoint.prompt, a.origin])).toEqual([['check-01-02/looks', 'Visual quality: B looks right', 'verification']]);
+    expect(answers.asked.map((a) => [a.checkpoint.id, a.checkpoint.prompt, a.origin])).toEqual([
+      ['check-01-02/looks', 'Visual quality: B looks right', 'verification'],
+    ]);
     expect(outcome.kind).toBe('verified');
     expect([ports.opened(), ports.closed()]).toEqual([2, 2]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { helpText } from '../../../app/engine/forge/help.js';
-import type { ParseError} from '../../../app/engine/forge/parse-command.js';
+import type { ParseError } from '../../../app/engine/forge/parse-command.js';
 import { parseCommand } from '../../../app/engine/forge/parse-command.js';
 import { parseAgentPrompt, renderStage } from '../../../app/engine/planning/agent-prompt.js';
 import { planningStages } from '../../../app/engine/planning/planning-steps.js';
@@ -29,7 +29,17 @@ describe('the planning commands in the /harness grammar', () => {
 
   it('lists them in /harness help, with no line a command could be read from', () => {
     const help = helpText();
-    for (const name of ['plan-spec', 'research-spec', 'define-requirements', 'create-roadmap', 'discuss-phase 03', 'research-phase 03', 'plan-phase 03', 'add-phase "<goal>"', 'map-codebase']) {
+    for (const name of [
+      'plan-spec',
+      'research-spec',
+      'define-requirements',
+      'create-roadmap',
+      'discuss-phase 03',
+      'research-phase 03',
+      'plan-phase 03',
+      'add-phase "<goal>"',
+      'map-codebase',
+    ]) {
       expect(help).toContain(`\`/harness ${name}\``);
     }
     expect(help.split('\n').some((l) => l.trimStart().startsWith('/harness'))).toBe(false);
@@ -58,14 +68,35 @@ describe("the planner's, researcher's and verifier's instructions", () => {
       expect(parsed.ok, agent).toBe(true);
       if (!parsed.ok) continue;
       expect(parsed.prompt.preamble).not.toContain('<!--');
-      const stage = renderStage(parsed.prompt, sections[0]!, { spec: 'SPC-009', spec_dir: 'docs/specs/x', command: 'c', spec_title: 'T', phase: '01', phase_title: 'P', phase_goal: 'G', phase_checks: '- c', goal: 'g', files: '- f', now: 'n' });
+      const stage = renderStage(parsed.prompt, sections[0]!, {
+        spec: 'SPC-009',
+        spec_dir: 'docs/specs/x',
+        command: 'c',
+        spec_title: 'T',
+        phase: '01',
+        phase_title: 'P',
+        phase_goal: 'G',
+        phase_checks: '- c',
+        goal: 'g',
+        files: '- f',
+        now: 'n',
+      });
       expect(stage).toContain('SPC-009');
       expect(stage).not.toMatch(/\{\{/);
     }
   });
 
-  it('refuse a repository\'s version that dropped a stage, naming it', () => {
+  it("refuse a repository's version that dropped a stage, naming it", () => {
     const parsed = parseAgentPrompt('.github/harness/agents/planner.md', 'Plan well.\n\n## Project\n\nWrite it.\n', ['Project', 'Plans']);
-    expect(parsed).toEqual({ ok: false, problems: [expect.objectContaining({ file: '.github/harness/agents/planner.md', line: 1, message: 'no "## Plans" section: harness gives that section to the agent at one of its stages; add it back' })] });
+    expect(parsed).toEqual({
+      ok: false,
+      problems: [
+        expect.objectContaining({
+          file: '.github/harness/agents/planner.md',
+          line: 1,
+          message: 'no "## Plans" section: harness gives that section to the agent at one of its stages; add it back',
+        }),
+      ],
+    });
   });
 });

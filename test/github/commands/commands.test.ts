@@ -143,13 +143,18 @@ const FLAGS: Record<string, Record<string, boolean>> = {
 const LEGACY: Record<string, string> = { admin: 'admin', maintain: 'write', write: 'write', triage: 'read', read: 'read' };
 
 function role(scope: nock.Scope, login: string, roleName: string, flags = FLAGS[roleName]!, repo = REPO): void {
-  scope.get(`${repo}/collaborators/${login}/permission`).reply(200, { permission: LEGACY[roleName] ?? 'read', role_name: roleName, user: { login, permissions: flags } });
+  scope
+    .get(`${repo}/collaborators/${login}/permission`)
+    .reply(200, { permission: LEGACY[roleName] ?? 'read', role_name: roleName, user: { login, permissions: flags } });
 }
 
 function listed(scope: nock.Scope, issues: unknown[], repo = REPO): void {
   // Plan issues are the App's own, told by its login (plan-issues.ts): asked once per App process.
   viewer(scope);
-  scope.get(`${repo}/issues`).query({ labels: `harness:plan,spec:${SPEC}`, state: 'all', direction: 'asc', per_page: '100' }).reply(200, issues);
+  scope
+    .get(`${repo}/issues`)
+    .query({ labels: `harness:plan,spec:${SPEC}`, state: 'all', direction: 'asc', per_page: '100' })
+    .reply(200, issues);
 }
 
 /** The reply: a comment on the issue, captured so the test can read it. */
@@ -171,7 +176,9 @@ function labelled(scope: nock.Scope, issue: number, add: StatusValue, remove?: S
   const plan = Object.entries(NUMBER).find(([, n]) => n === issue)![0];
   if (remove === undefined || recordedStatus(add) !== recordedStatus(remove)) {
     scope
-      .patch(`${repo}/issues/${issue}`, (b: { body?: string }) => new RegExp(`^<!-- harness:plan ${SPEC}/${plan} [^\\n]*status=${recordedStatus(add)}[ -]`).test(b.body ?? ''))
+      .patch(`${repo}/issues/${issue}`, (b: { body?: string }) =>
+        new RegExp(`^<!-- harness:plan ${SPEC}/${plan} [^\\n]*status=${recordedStatus(add)}[ -]`).test(b.body ?? ''),
+      )
       .reply(200, (_uri: string, b: Record<string, unknown>) => ({ ...planIssue(plan), body: b.body }));
   }
   scope.post(`${repo}/issues/${issue}/labels`, { labels: [statusLabel(add)] }).reply(200, []);
@@ -183,7 +190,10 @@ const APP = 'harness[bot]';
 
 function viewer(scope: nock.Scope): void {
   // Asked once per App process, by whichever part wants it first.
-  scope.post('/graphql', { query: 'query { viewer { login } }' }).optionally().reply(200, { data: { viewer: { login: APP } } });
+  scope
+    .post('/graphql', { query: 'query { viewer { login } }' })
+    .optionally()
+    .reply(200, { data: { viewer: { login: APP } } });
 }
 
 /** The comments of an issue, read to see whether a refusal was posted there before. */
@@ -193,9 +203,19 @@ function thread(scope: nock.Scope, issue: number, comments: unknown[] = [], repo
 
 /** The answer claim of respond (gateway/claims.ts): the plan branch read, a tag object with the time, the ref on it. */
 function answerClaim(scope: nock.Scope, question: number, repo = REPO): void {
-  scope.get(`${repo}/git/ref/heads%2Fharness%2F${SPEC}%2F02-03`).reply(200, { ref: `refs/heads/harness/${SPEC}/02-03`, object: { sha: 'c0ffee0000000000000000000000000000000003', type: 'commit' } });
-  scope.post(`${repo}/git/tags`, (b: { object: string; type: string; tag: string }) => b.object === 'c0ffee0000000000000000000000000000000003' && b.type === 'commit' && b.tag === String(question)).reply(201, { sha: '7a90000000000000000000000000000000000001' });
-  scope.post(`${repo}/git/refs`, { ref: `refs/harness/plans/${SPEC}/02-03/answers/${question}`, sha: '7a90000000000000000000000000000000000001' }).reply(201, {});
+  scope
+    .get(`${repo}/git/ref/heads%2Fharness%2F${SPEC}%2F02-03`)
+    .reply(200, { ref: `refs/heads/harness/${SPEC}/02-03`, object: { sha: 'c0ffee0000000000000000000000000000000003', type: 'commit' } });
+  scope
+    .post(
+      `${repo}/git/tags`,
+      (b: { object: string; type: string; tag: string }) =>
+        b.object === 'c0ffee0000000000000000000000000000000003' && b.type === 'commit' && b.tag === String(question),
+    )
+    .reply(201, { sha: '7a90000000000000000000000000000000000001' });
+  scope
+    .post(`${repo}/git/refs`, { ref: `refs/harness/plans/${SPEC}/02-03/answers/${question}`, sha: '7a90000000000000000000000000000000000001' })
+    .reply(201, {});
 }
 
 async function run(event: never): Promise<void> {
@@ -342,16 +362,24 @@ describe('/harness on issue and pull request comments', () => {
     for (const plan of ['01-02', '02-02']) {
       const issue = planIssue(plan, { status: 'ready' });
       scope.post(`${REPO}/git/refs`, { ref: `refs/heads/harness/${SPEC}/${plan}`, sha: 'base-sha' }).reply(201, {});
-      scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan, resume: 'false', running: '4' }, return_run_details: true }).reply(204);
-      scope.post(`${REPO}/check-runs`, (b: { name: string; external_id: string }) => b.name === `harness / plan ${plan}` && b.external_id === `${SPEC}/${plan}`).reply(201, {
-        id: 1,
-        name: `harness / plan ${plan}`,
-        head_sha: 'base-sha',
-        external_id: `${SPEC}/${plan}`,
-        status: 'queued',
-        conclusion: null,
-        output: { title: null, summary: null, annotations_count: 0 },
-      });
+      scope
+        .post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, {
+          ref: 'master',
+          inputs: { spec: SPEC, plan, resume: 'false', running: '4' },
+          return_run_details: true,
+        })
+        .reply(204);
+      scope
+        .post(`${REPO}/check-runs`, (b: { name: string; external_id: string }) => b.name === `harness / plan ${plan}` && b.external_id === `${SPEC}/${plan}`)
+        .reply(201, {
+          id: 1,
+          name: `harness / plan ${plan}`,
+          head_sha: 'base-sha',
+          external_id: `${SPEC}/${plan}`,
+          status: 'queued',
+          conclusion: null,
+          output: { title: null, summary: null, annotations_count: 0 },
+        });
       // The race-safe status write: status:running added, then status:ready (set just above) removed.
       labelled(scope, issue.number, 'running', 'ready');
     }
@@ -377,13 +405,20 @@ describe('/harness on issue and pull request comments', () => {
     acknowledged(scope);
     config(scope, 'slots: 1\n');
     role(scope, 'Codertocat', 'write');
-    scope.get(`${REPO}/pulls/1`).reply(200, { number: 1, base: { ref: 'main', repo: { full_name: 'Codertocat/Hello-World' } }, head: { ref: 'spec', repo: { full_name: 'Codertocat/Hello-World' } } });
-    scope.get(`${REPO}/issues/1/comments`).query({ per_page: '100' }).reply(200, [
-      { id: 1, body: `<!-- harness:status SPC-001 -->\nquoted by a person`, user: { type: 'User' } },
-      { id: 2, body: `<!-- harness:status ${SPEC} -->\n| plan | …`, user: { login: APP, type: 'Bot' } },
-      // Another bot typing the marker names no spec: only the App's own status comment does.
-      { id: 3, body: '<!-- harness:status SPC-666 -->', user: { login: 'mallory-bot[bot]', type: 'Bot' } },
-    ]);
+    scope.get(`${REPO}/pulls/1`).reply(200, {
+      number: 1,
+      base: { ref: 'main', repo: { full_name: 'Codertocat/Hello-World' } },
+      head: { ref: 'spec', repo: { full_name: 'Codertocat/Hello-World' } },
+    });
+    scope
+      .get(`${REPO}/issues/1/comments`)
+      .query({ per_page: '100' })
+      .reply(200, [
+        { id: 1, body: `<!-- harness:status SPC-001 -->\nquoted by a person`, user: { type: 'User' } },
+        { id: 2, body: `<!-- harness:status ${SPEC} -->\n| plan | …`, user: { login: APP, type: 'Bot' } },
+        // Another bot typing the marker names no spec: only the App's own status comment does.
+        { id: 3, body: '<!-- harness:status SPC-666 -->', user: { login: 'mallory-bot[bot]', type: 'Bot' } },
+      ]);
     viewer(scope);
     listed(scope, planIssues());
     labelled(scope, 12, 'blocked');
@@ -410,11 +445,18 @@ describe('/harness on issue and pull request comments', () => {
     acknowledged(scope);
     config(scope);
     role(scope, 'Codertocat', 'admin');
-    scope.get(`${REPO}/pulls/1`).reply(200, { number: 1, base: { ref: 'master', repo: { full_name: 'Codertocat/Hello-World' } }, head: { ref: 'x', repo: { full_name: 'Codertocat/Hello-World' } } });
-    scope.get(`${REPO}/issues/1/comments`).query({ per_page: '100' }).reply(200, [
-      { id: 1, body: `<!-- harness:status ${SPEC} -->`, user: { login: APP, type: 'Bot' } },
-      { id: 2, body: '<!-- harness:status SPC-007 -->', user: { login: APP, type: 'Bot' } },
-    ]);
+    scope.get(`${REPO}/pulls/1`).reply(200, {
+      number: 1,
+      base: { ref: 'master', repo: { full_name: 'Codertocat/Hello-World' } },
+      head: { ref: 'x', repo: { full_name: 'Codertocat/Hello-World' } },
+    });
+    scope
+      .get(`${REPO}/issues/1/comments`)
+      .query({ per_page: '100' })
+      .reply(200, [
+        { id: 1, body: `<!-- harness:status ${SPEC} -->`, user: { login: APP, type: 'Bot' } },
+        { id: 2, body: '<!-- harness:status SPC-007 -->', user: { login: APP, type: 'Bot' } },
+      ]);
     viewer(scope);
     const answer = answered(scope);
 
@@ -426,7 +468,7 @@ describe('/harness on issue and pull request comments', () => {
     );
   });
 
-  it('status needs no permission: anyone gets the spec\'s progress table', async () => {
+  it("status needs no permission: anyone gets the spec's progress table", async () => {
     const scope = githubApi();
     acknowledged(scope);
     listed(scope, planIssues({ ...TODAY, '02-02': { status: 'failed' }, '01-02': { status: 'checkpoint' } }));
@@ -455,7 +497,10 @@ describe('/harness on issue and pull request comments', () => {
     acknowledged(scope);
     scope.get(`${REPO}/issues/1/comments`).query({ per_page: '100' }).reply(200, []);
     config(scope);
-    scope.get(`${REPO}/pulls/1/files`).query({ per_page: '100' }).reply(200, [{ filename: `docs/specs/${SPEC}-reset/SPEC.md` }, { filename: 'README.md' }]);
+    scope
+      .get(`${REPO}/pulls/1/files`)
+      .query({ per_page: '100' })
+      .reply(200, [{ filename: `docs/specs/${SPEC}-reset/SPEC.md` }, { filename: 'README.md' }]);
     listed(scope, []);
     const answer = answered(scope);
 
@@ -470,7 +515,13 @@ describe('/harness on issue and pull request comments', () => {
     acknowledged(scope);
     config(scope);
     role(scope, 'Codertocat', 'release-manager', FLAGS.write);
-    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-01', resume: 'true' }, return_run_details: true }).reply(204);
+    scope
+      .post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, {
+        ref: 'master',
+        inputs: { spec: SPEC, plan: '02-01', resume: 'true' },
+        return_run_details: true,
+      })
+      .reply(204);
     const answer = answered(scope, 12);
 
     await run(commentEvent('/harness verify 02-01', onPlanIssue('02-01', { status: 'failed' })));
@@ -487,7 +538,13 @@ describe('/harness on issue and pull request comments', () => {
     config(scope);
     role(scope, 'Codertocat', 'maintain');
     listed(scope, planIssues());
-    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: 'phase-02', resume: 'true' }, return_run_details: true }).reply(204);
+    scope
+      .post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, {
+        ref: 'master',
+        inputs: { spec: SPEC, plan: 'phase-02', resume: 'true' },
+        return_run_details: true,
+      })
+      .reply(204);
     const answer = answered(scope);
 
     await run(commentEvent(`/harness verify ${SPEC}/02`));
@@ -515,7 +572,9 @@ describe('/harness on issue and pull request comments', () => {
     acknowledged(scope);
     config(scope, 'slots: 1\n');
     role(scope, 'Codertocat', 'write');
-    scope.get(`${REPO}/git/ref/heads%2Fharness%2F${SPEC}%2F02-03`).reply(200, { ref: `refs/heads/harness/${SPEC}/02-03`, object: { sha: 'feed000000000000000000000000000000000014', type: 'commit' } });
+    scope
+      .get(`${REPO}/git/ref/heads%2Fharness%2F${SPEC}%2F02-03`)
+      .reply(200, { ref: `refs/heads/harness/${SPEC}/02-03`, object: { sha: 'feed000000000000000000000000000000000014', type: 'commit' } });
     scope.post(`${REPO}/git/refs`, { ref: `refs/harness/kept/${SPEC}/02-03/feed00000000`, sha: 'feed000000000000000000000000000000000014' }).reply(201, {});
     scope.delete(`${REPO}/git/refs/heads%2Fharness%2F${SPEC}%2F02-03`).reply(204);
     labelled(scope, 14, 'ready', 'failed');
@@ -545,20 +604,23 @@ describe('/harness on issue and pull request comments', () => {
     expect(answer.text()).toBe(`${SPEC} plan 02-03 (#14) is running, not failed: retry only starts a failed plan again.`);
   });
 
-  it('abort: cancels the plan\'s unfinished worker runs, marks it failed and cancels its check run with a Retry button', async () => {
+  it("abort: cancels the plan's unfinished worker runs, marks it failed and cancels its check run with a Retry button", async () => {
     const scope = githubApi();
     acknowledged(scope);
     config(scope);
     role(scope, 'Codertocat', 'admin');
     const runs = '/actions/workflows/harness-worker.yml/runs';
     scope.get(`${REPO}${runs}`).query({ status: 'queued', per_page: '100' }).reply(200, { total_count: 0, workflow_runs: [] });
-    scope.get(`${REPO}${runs}`).query({ status: 'in_progress', per_page: '100' }).reply(200, {
-      total_count: 2,
-      workflow_runs: [
-        { id: 77, display_title: `harness ${SPEC}/02-03`, status: 'in_progress' },
-        { id: 78, display_title: `harness ${SPEC}/02-02`, status: 'in_progress' },
-      ],
-    });
+    scope
+      .get(`${REPO}${runs}`)
+      .query({ status: 'in_progress', per_page: '100' })
+      .reply(200, {
+        total_count: 2,
+        workflow_runs: [
+          { id: 77, display_title: `harness ${SPEC}/02-03`, status: 'in_progress' },
+          { id: 78, display_title: `harness ${SPEC}/02-02`, status: 'in_progress' },
+        ],
+      });
     scope.post(`${REPO}/actions/runs/77/cancel`).reply(202, {});
     labelled(scope, 14, 'failed', 'running');
     scope
@@ -566,7 +628,17 @@ describe('/harness on issue and pull request comments', () => {
       .query({ check_name: 'harness / plan 02-03' })
       .reply(200, {
         total_count: 1,
-        check_runs: [{ id: 501, name: 'harness / plan 02-03', head_sha: 'abc', external_id: `${SPEC}/02-03`, status: 'in_progress', conclusion: null, output: { title: null, summary: null, annotations_count: 0 } }],
+        check_runs: [
+          {
+            id: 501,
+            name: 'harness / plan 02-03',
+            head_sha: 'abc',
+            external_id: `${SPEC}/02-03`,
+            status: 'in_progress',
+            conclusion: null,
+            output: { title: null, summary: null, annotations_count: 0 },
+          },
+        ],
       });
     scope
       .patch(`${REPO}/check-runs/501`, {
@@ -584,7 +656,7 @@ describe('/harness on issue and pull request comments', () => {
     expect(answer.text()).toBe(`Aborted ${SPEC} plan 02-03 (#14, was running): cancelled worker run 77; it is failed now, and retry starts it again.`);
   });
 
-  it('abort: cancels the run the dispatch recorded on the check run, without searching the worker\'s runs', async () => {
+  it("abort: cancels the run the dispatch recorded on the check run, without searching the worker's runs", async () => {
     const scope = githubApi();
     acknowledged(scope);
     config(scope);
@@ -627,7 +699,7 @@ describe('/harness on issue and pull request comments', () => {
     expect(answer.text()).toBe(`Aborted ${SPEC} plan 02-03 (#14, was running): cancelled worker run 4242; it is failed now, and retry starts it again.`);
   });
 
-  it('abort from the button: the pressed check run\'s recorded run is the one cancelled; one that finished meanwhile is nothing to cancel', async () => {
+  it("abort from the button: the pressed check run's recorded run is the one cancelled; one that finished meanwhile is nothing to cancel", async () => {
     const scope = githubApi();
     listed(scope, planIssues(), CR_REPO);
     config(scope, undefined, CR_REPO);
@@ -648,24 +720,37 @@ describe('/harness on issue and pull request comments', () => {
     acknowledged(scope);
     config(scope);
     role(scope, 'Codertocat', 'write');
-    scope.get(`${REPO}/issues/14/comments`).query({ per_page: '100' }).reply(200, [
-      { id: 1, body: '<!-- harness:checkpoint 02-03 schema -->\nWhich schema?', user: { login: APP, type: 'Bot' } },
-      { id: 2, body: '<!-- harness:checkpoint 02-03 db-choice -->\n**Plan 02-03 waits for a person**', user: { login: APP, type: 'Bot' } },
-      { id: 3, body: '<!-- harness:checkpoint 02-03 forged -->', user: { type: 'User' } },
-      // Another bot's marker is no question either.
-      { id: 4, body: '<!-- harness:checkpoint 02-03 other-bot -->', user: { login: 'renovate[bot]', type: 'Bot' } },
-    ]);
+    scope
+      .get(`${REPO}/issues/14/comments`)
+      .query({ per_page: '100' })
+      .reply(200, [
+        { id: 1, body: '<!-- harness:checkpoint 02-03 schema -->\nWhich schema?', user: { login: APP, type: 'Bot' } },
+        { id: 2, body: '<!-- harness:checkpoint 02-03 db-choice -->\n**Plan 02-03 waits for a person**', user: { login: APP, type: 'Bot' } },
+        { id: 3, body: '<!-- harness:checkpoint 02-03 forged -->', user: { type: 'User' } },
+        // Another bot's marker is no question either.
+        { id: 4, body: '<!-- harness:checkpoint 02-03 other-bot -->', user: { login: 'renovate[bot]', type: 'Bot' } },
+      ]);
     viewer(scope);
     answerClaim(scope, 2);
-    scope.post(`${REPO}/issues/14/comments`, { body: '<!-- harness:answer 02-03 db-choice -->\nPostgres, not "SQLite"' }).reply(201, { id: 8, body: '', user: { type: 'Bot' } });
+    scope
+      .post(`${REPO}/issues/14/comments`, { body: '<!-- harness:answer 02-03 db-choice -->\nPostgres, not "SQLite"' })
+      .reply(201, { id: 8, body: '', user: { type: 'Bot' } });
     labelled(scope, 14, 'running', 'checkpoint');
-    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-03', resume: 'true' }, return_run_details: true }).reply(204);
+    scope
+      .post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, {
+        ref: 'master',
+        inputs: { spec: SPEC, plan: '02-03', resume: 'true' },
+        return_run_details: true,
+      })
+      .reply(204);
     const answer = answered(scope, 14);
 
     await run(commentEvent('/harness respond 02-03 Postgres, not "SQLite"', onPlanIssue('02-03', { status: 'checkpoint' })));
 
     expect(scope.pendingMocks()).toEqual([]);
-    expect(answer.text()).toBe(`Answered checkpoint \`db-choice\` of ${SPEC} plan 02-03 (#14) for @Codertocat; the worker resumes from what is committed on the plan branch.`);
+    expect(answer.text()).toBe(
+      `Answered checkpoint \`db-choice\` of ${SPEC} plan 02-03 (#14) for @Codertocat; the worker resumes from what is committed on the plan branch.`,
+    );
   });
 
   it('respond to a plan that is not at a checkpoint answers so, and writes nothing', async () => {
@@ -689,7 +774,10 @@ describe('/harness on issue and pull request comments', () => {
     role(scope, 'Codertocat', 'write');
     const branch = 'harness/knowledge/spike/can-sqlite-take-concurrent-writers';
     const path = '.harness/knowledge/spikes/Hello-World/can-sqlite-take-concurrent-writers/HYPOTHESIS.md';
-    scope.get(`${REPO}/pulls`).query({ head: `Codertocat:${branch}`, state: 'all', per_page: '100' }).reply(200, []);
+    scope
+      .get(`${REPO}/pulls`)
+      .query({ head: `Codertocat:${branch}`, state: 'all', per_page: '100' })
+      .reply(200, []);
     scope.get(`${REPO}/git/ref/heads%2Fmaster`).reply(200, { ref: 'refs/heads/master', object: { sha: 'base-sha' } });
     scope.get(`${REPO}/git/commits/base-sha`).reply(200, { sha: 'base-sha', tree: { sha: 'base-tree' } });
     let content = '';
@@ -699,14 +787,26 @@ describe('/harness on issue and pull request comments', () => {
         return b.base_tree === 'base-tree' && b.tree.length === 1 && b.tree[0]!.path === path && b.tree[0]!.mode === '100644' && b.tree[0]!.type === 'blob';
       })
       .reply(201, { sha: 'new-tree' });
-    scope.post(`${REPO}/git/commits`, { message: 'spike: Can SQLite take concurrent writers?', tree: 'new-tree', parents: ['base-sha'] }).reply(201, { sha: 'new-commit' });
+    scope
+      .post(`${REPO}/git/commits`, { message: 'spike: Can SQLite take concurrent writers?', tree: 'new-tree', parents: ['base-sha'] })
+      .reply(201, { sha: 'new-commit' });
     scope.post(`${REPO}/git/refs`, { ref: `refs/heads/${branch}`, sha: 'new-commit' }).reply(201, {});
     scope
-      .post(`${REPO}/pulls`, (b: { title: string; head: string; base: string; body: string }) => b.title === 'Spike: Can SQLite take concurrent writers?' && b.head === branch && b.base === 'master' && b.body.includes(path))
+      .post(
+        `${REPO}/pulls`,
+        (b: { title: string; head: string; base: string; body: string }) =>
+          b.title === 'Spike: Can SQLite take concurrent writers?' && b.head === branch && b.base === 'master' && b.body.includes(path),
+      )
       .reply(201, { number: 50, html_url: 'https://github.com/Codertocat/Hello-World/pull/50', state: 'open', merged_at: null });
     scope.post(`${REPO}/issues/50/labels`, { labels: ['harness:knowledge', 'spike'] }).reply(200, []);
     // The worker runs the spike on its branch: spec "knowledge" and plan "spike/<slug>" name harness/knowledge/spike/<slug>.
-    scope.post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: 'knowledge', plan: 'spike/can-sqlite-take-concurrent-writers', resume: 'false' }, return_run_details: true }).reply(204);
+    scope
+      .post(`${REPO}/actions/workflows/harness-worker.yml/dispatches`, {
+        ref: 'master',
+        inputs: { spec: 'knowledge', plan: 'spike/can-sqlite-take-concurrent-writers', resume: 'false' },
+        return_run_details: true,
+      })
+      .reply(204);
     const answer = answered(scope);
 
     await run(commentEvent('/harness spike "Can SQLite take concurrent writers?"'));
@@ -714,7 +814,12 @@ describe('/harness on issue and pull request comments', () => {
     expect(scope.pendingMocks()).toEqual([]);
     const parsed = parseKnowledge('hypothesis', path, content);
     expect(parsed.problems).toEqual([]);
-    expect(parsed.data).toMatchObject({ spike: 'can-sqlite-take-concurrent-writers', project: 'Hello-World', question: 'Can SQLite take concurrent writers?', status: 'open' });
+    expect(parsed.data).toMatchObject({
+      spike: 'can-sqlite-take-concurrent-writers',
+      project: 'Hello-World',
+      question: 'Can SQLite take concurrent writers?',
+      status: 'open',
+    });
     expect(parsed.body).toContain('Asked by @Codertocat in [a comment](https://github.com/Codertocat/Hello-World/issues/1#issuecomment-492700400) on #1.');
     expect(answer.text()).toBe(
       'Opened spike #50 for "Can SQLite take concurrent writers?": its worker drafts the hypothesis and the experiment, runs it in `.harness/knowledge/spikes/Hello-World/can-sqlite-take-concurrent-writers/` and writes the decision there. https://github.com/Codertocat/Hello-World/pull/50',
@@ -735,13 +840,18 @@ describe('/harness on issue and pull request comments', () => {
     scope
       .get(`${REPO}/contents/${encodeURIComponent(folder)}`)
       .query({ ref: 'harness/knowledge/spike/can-sqlite-take-concurrent-writers' })
-      .reply(200, ['HYPOTHESIS.md', 'EXPERIMENT.md', 'DECISION.md'].map((name) => ({ name, path: `${folder}/${name}`, type: 'file', sha: name })));
+      .reply(
+        200,
+        ['HYPOTHESIS.md', 'EXPERIMENT.md', 'DECISION.md'].map((name) => ({ name, path: `${folder}/${name}`, type: 'file', sha: name })),
+      );
     const answer = answered(scope);
 
     await run(commentEvent('/harness spike "Can SQLite take concurrent writers?"'));
 
     expect(scope.pendingMocks()).toEqual([]);
-    expect(answer.text()).toBe(`This question has a spike already: #50 (https://github.com/Codertocat/Hello-World/pull/50), decided in \`${folder}/DECISION.md\`.`);
+    expect(answer.text()).toBe(
+      `This question has a spike already: #50 (https://github.com/Codertocat/Hello-World/pull/50), decided in \`${folder}/DECISION.md\`.`,
+    );
   });
 
   it('reflect with no signals says there is nothing to reflect on', async () => {
@@ -849,7 +959,11 @@ describe('who may run what', () => {
     acknowledged(scope);
     config(scope);
     role(scope, 'Codertocat', 'admin');
-    scope.get(`${REPO}/pulls/1`).reply(200, { number: 1, base: { ref: 'master', repo: { full_name: 'Codertocat/Hello-World' } }, head: { ref: 'spec', repo: { full_name: 'stranger/Hello-World' } } });
+    scope.get(`${REPO}/pulls/1`).reply(200, {
+      number: 1,
+      base: { ref: 'master', repo: { full_name: 'Codertocat/Hello-World' } },
+      head: { ref: 'spec', repo: { full_name: 'stranger/Hello-World' } },
+    });
     const answer = answered(scope);
     thread(scope, 1);
 
@@ -938,7 +1052,10 @@ describe('check run buttons work like the commands', () => {
     config(scope, undefined, CR_REPO);
     role(scope, 'codebytere', 'admin', FLAGS.admin, CR_REPO);
     const runs = `${CR_REPO}/actions/workflows/harness-worker.yml/runs`;
-    scope.get(runs).query({ status: 'queued', per_page: '100' }).reply(200, { total_count: 1, workflow_runs: [{ id: 90, display_title: `harness ${SPEC}/02-03`, status: 'queued' }] });
+    scope
+      .get(runs)
+      .query({ status: 'queued', per_page: '100' })
+      .reply(200, { total_count: 1, workflow_runs: [{ id: 90, display_title: `harness ${SPEC}/02-03`, status: 'queued' }] });
     scope.get(runs).query({ status: 'in_progress', per_page: '100' }).reply(200, { total_count: 0, workflow_runs: [] });
     scope.post(`${CR_REPO}/actions/runs/90/cancel`).reply(202, {});
     labelled(scope, 14, 'failed', 'running', CR_REPO);
@@ -963,12 +1080,23 @@ describe('check run buttons work like the commands', () => {
     listed(scope, planIssues({ ...TODAY, '02-03': { status: 'checkpoint' } }), CR_REPO);
     config(scope, undefined, CR_REPO);
     role(scope, 'codebytere', 'write', FLAGS.write, CR_REPO);
-    scope.get(`${CR_REPO}/issues/14/comments`).query({ per_page: '100' }).reply(200, [{ id: 1, body: '<!-- harness:checkpoint 02-03 looks-right -->', user: { login: 'github-actions[bot]', type: 'Bot' } }]);
+    scope
+      .get(`${CR_REPO}/issues/14/comments`)
+      .query({ per_page: '100' })
+      .reply(200, [{ id: 1, body: '<!-- harness:checkpoint 02-03 looks-right -->', user: { login: 'github-actions[bot]', type: 'Bot' } }]);
     viewer(scope);
     answerClaim(scope, 1, CR_REPO);
-    scope.post(`${CR_REPO}/issues/14/comments`, { body: '<!-- harness:answer 02-03 looks-right -->\napprove' }).reply(201, { id: 2, body: '', user: { type: 'Bot' } });
+    scope
+      .post(`${CR_REPO}/issues/14/comments`, { body: '<!-- harness:answer 02-03 looks-right -->\napprove' })
+      .reply(201, { id: 2, body: '', user: { type: 'Bot' } });
     labelled(scope, 14, 'running', 'checkpoint', CR_REPO);
-    scope.post(`${CR_REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-03', resume: 'true' }, return_run_details: true }).reply(204);
+    scope
+      .post(`${CR_REPO}/actions/workflows/harness-worker.yml/dispatches`, {
+        ref: 'master',
+        inputs: { spec: SPEC, plan: '02-03', resume: 'true' },
+        return_run_details: true,
+      })
+      .reply(204);
     const answer = answered(scope, 14, CR_REPO);
 
     await run(buttonEvent('approve'));
@@ -982,15 +1110,30 @@ describe('check run buttons work like the commands', () => {
     listed(scope, planIssues({ ...TODAY, '02-03': { status: 'checkpoint' } }), CR_REPO);
     config(scope, undefined, CR_REPO);
     role(scope, 'codebytere', 'write', FLAGS.write, CR_REPO);
-    scope.get(`${CR_REPO}/issues/14/comments`).query({ per_page: '100' }).reply(200, [{ id: 1, body: '<!-- harness:checkpoint 02-03 tone -->', user: { login: APP, type: 'Bot' } }]);
+    scope
+      .get(`${CR_REPO}/issues/14/comments`)
+      .query({ per_page: '100' })
+      .reply(200, [{ id: 1, body: '<!-- harness:checkpoint 02-03 tone -->', user: { login: APP, type: 'Bot' } }]);
     viewer(scope);
     answerClaim(scope, 1, CR_REPO);
     scope.post(`${CR_REPO}/issues/14/comments`, { body: '<!-- harness:answer 02-03 tone -->\ncasual' }).reply(201, { id: 2, body: '', user: { type: 'Bot' } });
     labelled(scope, 14, 'running', 'checkpoint', CR_REPO);
-    scope.post(`${CR_REPO}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '02-03', resume: 'true' }, return_run_details: true }).reply(204);
+    scope
+      .post(`${CR_REPO}/actions/workflows/harness-worker.yml/dispatches`, {
+        ref: 'master',
+        inputs: { spec: SPEC, plan: '02-03', resume: 'true' },
+        return_run_details: true,
+      })
+      .reply(204);
     const answer = answered(scope, 14, CR_REPO);
 
-    await run(buttonEvent('option-2', (p) => Object.assign(p.check_run, { output: { title: 'Waiting: Formal or casual?', summary: '…', text: `### Plan verification\n\n${optionsMarker(['formal', 'casual'])}` } })));
+    await run(
+      buttonEvent('option-2', (p) =>
+        Object.assign(p.check_run, {
+          output: { title: 'Waiting: Formal or casual?', summary: '…', text: `### Plan verification\n\n${optionsMarker(['formal', 'casual'])}` },
+        }),
+      ),
+    );
 
     expect(scope.pendingMocks()).toEqual([]);
     expect(answer.text()).toContain('Answered checkpoint `tone`');
@@ -1063,7 +1206,7 @@ describe('check run buttons work like the commands', () => {
     expect(answer.text()).toContain('Sorry @codebytere, `abort` changes things, so it needs the write role');
   });
 
-  it('ignores buttons it does not know and check runs that are not a harness plan\'s', async () => {
+  it("ignores buttons it does not know and check runs that are not a harness plan's", async () => {
     const scope = githubApi();
     await run(buttonEvent('deploy'));
     await run(

@@ -54,12 +54,18 @@ function agentCommand(env: Record<string, string> = {}): string {
 
 async function setup(options: { fork?: boolean; env?: Record<string, string>; files?: Record<string, string> } = {}): Promise<Setup> {
   const config = `agent: script\nplanning:\n  agent: command\nagents:\n  command:\n    command: ${JSON.stringify(agentCommand(options.env))}\n`;
-  const repo = await workerRepo({ '.github/harness.yml': config, [`${SPEC_DIR}/SPEC.md`]: '---\nid: SPC-001\ntitle: Notes\n---\n\n# Notes\n\nKeep notes.\n', ...options.files }, SPEC_BRANCH);
+  const repo = await workerRepo(
+    { '.github/harness.yml': config, [`${SPEC_DIR}/SPEC.md`]: '---\nid: SPC-001\ntitle: Notes\n---\n\n# Notes\n\nKeep notes.\n', ...options.files },
+    SPEC_BRANCH,
+  );
   const github = new FakeGitHub();
   github.config = config;
   github.branches.set('master', repo.base);
   github.branches.set(SPEC_BRANCH, repo.base);
-  github.pulls.set(PR, { base: { ref: 'master', full_name: 'Codertocat/Hello-World' }, head: { ref: SPEC_BRANCH, full_name: options.fork ? 'someone/Hello-World' : 'Codertocat/Hello-World' } });
+  github.pulls.set(PR, {
+    base: { ref: 'master', full_name: 'Codertocat/Hello-World' },
+    head: { ref: SPEC_BRANCH, full_name: options.fork ? 'someone/Hello-World' : 'Codertocat/Hello-World' },
+  });
   github.roles.set('Codertocat', 'write');
   github.roles.set('reader', 'read');
   github.comments.push({ id: 10, issue: PR, body: STATUS, userType: 'Bot' });
@@ -135,7 +141,12 @@ describe('planning on the spec PR', () => {
       `POST ${R}/issues/${PR}/comments`,
     ]);
     expect(s.github.dispatches.at(-1)!.body).toMatchObject({ ref: 'master', inputs: { spec: 'SPC-001', plan: `planning/${PR}/${asked}`, resume: 'false' } });
-    expect(s.github.checkRuns.at(-1)).toMatchObject({ name: 'harness / planning', head_sha: s.repo.base, status: 'queued', external_id: `SPC-001/planning/${PR}/${asked}` });
+    expect(s.github.checkRuns.at(-1)).toMatchObject({
+      name: 'harness / planning',
+      head_sha: s.repo.base,
+      status: 'queued',
+      external_id: `SPC-001/planning/${PR}/${asked}`,
+    });
     expect(lastComment(s)).toMatch(/^Started `plan-spec` for SPC-001: the worker \(on `master`\) writes the documents/);
 
     const outcome = await work(s);
@@ -145,12 +156,22 @@ describe('planning on the spec PR', () => {
     expect(onBranch(s)).toEqual([`${SPEC_DIR}/SPEC.md`, `${SPEC_DIR}/planning/PROJECT.md`]);
     expect(s.github.checkRuns.at(-1)).toMatchObject({ status: 'completed', conclusion: 'success', output: { title: 'plan-spec: 1 document(s) written' } });
     expect(lastComment(s)).toContain(`\`plan-spec\` for SPC-001 wrote 1 file to \`${SPEC_BRANCH}\``);
-    expect(lastComment(s)).toContain(`- [\`${SPEC_DIR}/planning/PROJECT.md\`](https://github.com/Codertocat/Hello-World/blob/${SPEC_BRANCH}/${SPEC_DIR}/planning/PROJECT.md)`);
+    expect(lastComment(s)).toContain(
+      `- [\`${SPEC_DIR}/planning/PROJECT.md\`](https://github.com/Codertocat/Hello-World/blob/${SPEC_BRANCH}/${SPEC_DIR}/planning/PROJECT.md)`,
+    );
     expect(lastComment(s)).toContain('Next: `research-spec` or `define-requirements`.');
     // The claim is gone once the documents are on the PR's branch.
     expect(git(s.repo.remote, 'branch', '--list', 'harness/*')).toBe('');
 
-    for (const command of ['research-spec', 'define-requirements', 'create-roadmap', 'add-phase "Notes can be exported"', 'research-phase 01', 'plan-phase 01', 'map-codebase']) {
+    for (const command of [
+      'research-spec',
+      'define-requirements',
+      'create-roadmap',
+      'add-phase "Notes can be exported"',
+      'research-phase 01',
+      'plan-phase 01',
+      'map-codebase',
+    ]) {
       await say(s, `/harness ${command}`);
       const done = await work(s);
       expect(done.failure, command).toBeUndefined();
@@ -165,14 +186,24 @@ describe('planning on the spec PR', () => {
       'plan SPC-001: research (stack, features, architecture, pitfalls, synthesis)',
       'plan SPC-001: PROJECT.md from SPEC.md',
     ]);
-    expect(onBranch(s)).toEqual(expect.arrayContaining([`${SPEC_DIR}/ROADMAP.md`, `${SPEC_DIR}/planning/plans/01-work/01-02-PLAN.md`, `${SPEC_DIR}/planning/codebase/CONCERNS.md`, `${SPEC_DIR}/planning/research/SUMMARY.md`]));
+    expect(onBranch(s)).toEqual(
+      expect.arrayContaining([
+        `${SPEC_DIR}/ROADMAP.md`,
+        `${SPEC_DIR}/planning/plans/01-work/01-02-PLAN.md`,
+        `${SPEC_DIR}/planning/codebase/CONCERNS.md`,
+        `${SPEC_DIR}/planning/research/SUMMARY.md`,
+      ]),
+    );
   });
 
   it('gives the planner the lessons the base branch holds that apply, and records them in the signals pull request', async () => {
     const lesson =
       '---\ncategory: tooling\nconfidence: high\nevidence_count: 3\nlast_updated: 2026-11-01\ntags: [notes, json]\nprojects: []\n---\n\n## Lesson\n\nKeep notes in a JSON file written to a temporary file and renamed, or a crash loses them.\n\n## When this applies\n\nA notes service that keeps notes in a file.\n\n## Recommendation\n\nPlan the store with an atomic write.\n\n## Evidence\n\n- Signal: signals/notes/2026-10-02/a.signal.md — notes.json truncated\n';
     const s = await setup({ files: { '.harness/knowledge/lessons/tooling/notes-atomic.lesson.md': lesson } });
-    s.github.commit(s.repo.base, { '.harness/knowledge/lessons/tooling/notes-atomic.lesson.md': lesson, [`${SPEC_DIR}/SPEC.md`]: '---\nid: SPC-001\ntitle: Notes\n---\n\n# Notes\n\nKeep notes.\n' });
+    s.github.commit(s.repo.base, {
+      '.harness/knowledge/lessons/tooling/notes-atomic.lesson.md': lesson,
+      [`${SPEC_DIR}/SPEC.md`]: '---\nid: SPC-001\ntitle: Notes\n---\n\n# Notes\n\nKeep notes.\n',
+    });
     await say(s, '/harness plan-spec');
 
     const outcome = await work(s);
@@ -181,7 +212,11 @@ describe('planning on the spec PR', () => {
     const branch = 'harness/knowledge/signal/SPC-001';
     expect(s.github.branches.has(branch)).toBe(true);
     const day = new Date().toISOString().slice(0, 10);
-    const lines = s.github.fileAt(branch, `.harness/knowledge/trajectory/${day}.jsonl`)!.trim().split('\n').map((l) => JSON.parse(l) as { type: string; entry: string; plan: string });
+    const lines = s.github
+      .fileAt(branch, `.harness/knowledge/trajectory/${day}.jsonl`)!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; entry: string; plan: string });
     expect(lines.map((l) => [l.type, l.entry, l.plan])).toEqual([
       ['match', 'lessons/tooling/notes-atomic.lesson.md', 'planning/plan-spec'],
       ['use', 'lessons/tooling/notes-atomic.lesson.md', 'planning/plan-spec'],
@@ -212,12 +247,14 @@ describe('planning on the spec PR', () => {
     const outcome = await work(s);
     expect(outcome.result).toBe('failed');
     expect(git(s.repo.remote, 'rev-parse', `refs/heads/${SPEC_BRANCH}`)).toBe(before);
-    expect(lastComment(s)).toMatch(/^`plan-phase 01` for SPC-001 did not commit anything \(\[run\]\(https:\/\/github\.com\/Codertocat\/Hello-World\/actions\/runs\/77\)\): what the agent wrote for the plans of phase 01 still does not pass after its second try; nothing was committed\./);
+    expect(lastComment(s)).toMatch(
+      /^`plan-phase 01` for SPC-001 did not commit anything \(\[run\]\(https:\/\/github\.com\/Codertocat\/Hello-World\/actions\/runs\/77\)\): what the agent wrote for the plans of phase 01 still does not pass after its second try; nothing was committed\./,
+    );
     expect(lastComment(s)).toContain(`- \`${SPEC_DIR}/planning/plans/01-work/01-02-PLAN.md:8: plan 01-02 has no must_pass checks`);
     expect(s.github.checkRuns.at(-1)).toMatchObject({ status: 'completed', conclusion: 'failure' });
   });
 
-  it('posts a phase\'s questions, then reads back the answers of people with write access, after the questions', async () => {
+  it("posts a phase's questions, then reads back the answers of people with write access, after the questions", async () => {
     const s = await setup();
     await say(s, '/harness create-roadmap');
     await work(s);
@@ -242,15 +279,17 @@ describe('planning on the spec PR', () => {
     expect(subjects(s)[0]).toBe('plan SPC-001: context of phase 01 from the discussion');
   });
 
-  it('refuses a read-only user\'s command', async () => {
+  it("refuses a read-only user's command", async () => {
     const s = await setup();
     await say(s, '/harness plan-spec', 'reader');
-    expect(lastComment(s)).toMatch(/^Sorry @reader, `plan-spec` changes things, so it needs the write role on this repository or above, and you have the read role\. Nothing was run\./);
+    expect(lastComment(s)).toMatch(
+      /^Sorry @reader, `plan-spec` changes things, so it needs the write role on this repository or above, and you have the read role\. Nothing was run\./,
+    );
     expect(s.github.dispatches).toEqual([]);
     expect(s.github.checkRuns).toEqual([]);
   });
 
-  it('answers a fork\'s spec PR without running anything', async () => {
+  it("answers a fork's spec PR without running anything", async () => {
     const fork = await setup({ fork: true });
     await say(fork, '/harness plan-phase 01');
     expect(lastComment(fork)).toMatch(/^Sorry @Codertocat, commands that change anything do not run on pull requests from forks/);
@@ -266,7 +305,9 @@ describe('planning on the spec PR', () => {
     payload.issue.comments = 0;
     delete payload.issue.pull_request;
     await testProbot().receive({ id: 'delivery-issue', name: 'issue_comment', payload } as never);
-    expect(lastComment(s)).toBe('I could not run that: `plan-spec` works on a spec pull request, where its documents are committed for review; write it there.');
+    expect(lastComment(s)).toBe(
+      'I could not run that: `plan-spec` works on a spec pull request, where its documents are committed for review; write it there.',
+    );
     expect(s.github.dispatches).toEqual([]);
   });
 
@@ -287,7 +328,9 @@ describe('planning on the spec PR', () => {
     const event = (id: string) => ({ id, name: 'workflow_run', payload }) as never;
     await testProbot().receive(event('run-1'));
     expect(s.github.checkRuns.at(-1)).toMatchObject({ status: 'completed', conclusion: 'timed_out' });
-    expect(lastComment(s)).toBe('The planning job ended (timed_out) before it could answer: nothing was committed. Its log: https://github.com/Codertocat/Hello-World/actions/runs/99\n\nWrite the command again to run it once more.');
+    expect(lastComment(s)).toBe(
+      'The planning job ended (timed_out) before it could answer: nothing was committed. Its log: https://github.com/Codertocat/Hello-World/actions/runs/99\n\nWrite the command again to run it once more.',
+    );
     expect(s.github.branches.has(claim)).toBe(false);
     const comments = s.github.comments.length;
     await testProbot().receive(event('run-1-again'));

@@ -107,8 +107,19 @@ describe('/harness reflect', () => {
     ]);
 
     const [lessonPr, linkPr] = github.pullRequests;
-    expect(lessonPr).toMatchObject({ number: 100, title: 'Lesson: Struggle: test, sqlite, database', head: NEW_BRANCH, base: 'master', state: 'open', labels: ['harness:knowledge', 'lesson'] });
-    expect(lessonPr!.body).toMatch(new RegExp(`^<!-- harness:lesson create ${NEW_LESSON} -->\nReflection found a recurring pattern and proposes a lesson: \\*\\*Struggle: test, sqlite, database\\*\\*`));
+    expect(lessonPr).toMatchObject({
+      number: 100,
+      title: 'Lesson: Struggle: test, sqlite, database',
+      head: NEW_BRANCH,
+      base: 'master',
+      state: 'open',
+      labels: ['harness:knowledge', 'lesson'],
+    });
+    expect(lessonPr!.body).toMatch(
+      new RegExp(
+        `^<!-- harness:lesson create ${NEW_LESSON} -->\nReflection found a recurring pattern and proposes a lesson: \\*\\*Struggle: test, sqlite, database\\*\\*`,
+      ),
+    );
     expect(lessonPr!.body).toContain('### Why it qualified\n\n3 signals say the same thing');
     for (const path of SQLITE) expect(lessonPr!.body).toContain(`- \`${path}\` (`);
     const lesson = github.fileAt(NEW_BRANCH, NEW_LESSON)!;
@@ -117,7 +128,12 @@ describe('/harness reflect', () => {
     // The lesson PR is one commit on master: nothing else changes.
     expect(github.fileAt(NEW_BRANCH, 'README.md')).toBe('# Hello\n');
 
-    expect(linkPr).toMatchObject({ number: 101, head: LINK_BRANCH, title: 'Lesson evidence: 1 signal more for stop-background-servers', labels: ['harness:knowledge', 'lesson'] });
+    expect(linkPr).toMatchObject({
+      number: 101,
+      head: LINK_BRANCH,
+      title: 'Lesson evidence: 1 signal more for stop-background-servers',
+      labels: ['harness:knowledge', 'lesson'],
+    });
     expect(parseKnowledge('lesson', PORT_LESSON, github.fileAt(linkPr!.head, PORT_LESSON)!).data?.evidence_count).toBe(3);
 
     const answer = spoken(github.comments.at(-1)!.body);
@@ -140,7 +156,10 @@ describe('/harness reflect', () => {
     const before = github.requests.length;
     await comment('/harness reflect', COMMENT + 1);
 
-    expect(github.writes(before).map((w) => `${w.method} ${w.url}`)).toEqual([`POST ${R}/issues/comments/${COMMENT + 1}/reactions`, `POST ${R}/issues/1/comments`]);
+    expect(github.writes(before).map((w) => `${w.method} ${w.url}`)).toEqual([
+      `POST ${R}/issues/comments/${COMMENT + 1}/reactions`,
+      `POST ${R}/issues/1/comments`,
+    ]);
     expect(github.pullRequests).toHaveLength(2);
     const answer = spoken(github.comments.at(-1)!.body);
     expect(answer).toContain('Nothing to distil yet');
@@ -159,7 +178,9 @@ describe('/harness reflect', () => {
     const writes = github.writes(before).map((w) => `${w.method} ${w.url}`);
     expect(writes).toEqual([`POST ${R}/issues/comments/${COMMENT + 1}/reactions`, `POST ${R}/issues/1/comments`]);
     const answer = spoken(github.comments.at(-1)!.body);
-    expect(answer).toMatch(/- 1 more signal for `\.harness\/knowledge\/lessons\/tooling\/stop-background-servers\.lesson\.md`: #101 \(closed without merging: not proposed again\)/);
+    expect(answer).toMatch(
+      /- 1 more signal for `\.harness\/knowledge\/lessons\/tooling\/stop-background-servers\.lesson\.md`: #101 \(closed without merging: not proposed again\)/,
+    );
     expect(answer).toContain('5 evidence of a lesson already');
   });
 
@@ -199,7 +220,9 @@ describe('/harness reflect', () => {
 
     expect(github.log().filter((l) => /\/git\/blobs\//.test(l))).toHaveLength(300);
     const answer = spoken(github.comments.at(-1)!.body);
-    expect(answer).toMatch(/^Read 300 signals of the 302 under `\.harness\/knowledge\/signals\/` on `master` \(of those no lesson cites, the newest 300; the rest wait for the next reflection\)\./);
+    expect(answer).toMatch(
+      /^Read 300 signals of the 302 under `\.harness\/knowledge\/signals\/` on `master` \(of those no lesson cites, the newest 300; the rest wait for the next reflection\)\./,
+    );
     expect(answer).toContain('2 not read this time');
   });
 

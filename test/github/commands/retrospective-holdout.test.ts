@@ -33,7 +33,10 @@ async function repository(): Promise<FakeGitHub> {
 }
 
 async function say(body: string): Promise<void> {
-  const payload = webhookExample<{ comment: { id: number; body: string; user: { login: string } }; sender: { login: string }; issue: Record<string, unknown> }>('issue_comment', (p) => p.action === 'created');
+  const payload = webhookExample<{ comment: { id: number; body: string; user: { login: string } }; sender: { login: string }; issue: Record<string, unknown> }>(
+    'issue_comment',
+    (p) => p.action === 'created',
+  );
   payload.comment.body = body;
   payload.comment.id = 9100 + Math.floor(Math.random() * 1000);
   payload.comment.user.login = 'Codertocat';
@@ -83,11 +86,18 @@ describe('/harness retrospective: the holdout', () => {
 
     const pull = github.pullRequests.find((p) => p.head === BRANCH)!;
     expect(pull).toMatchObject({ number: 100, base: 'master', state: 'open', title: `harness: retire lesson ${W}`, labels: ['harness:knowledge', 'lesson'] });
-    expect(pull.body).toMatch(new RegExp(`^<!-- harness:retire lesson ${W} -->\nThe holdout comparison \\(\`knowledge.holdout\`\\) proposes to retire the lesson \`${W.replace(/\./g, '\\.')}\`: surfaced into 10 plans, of which 4 passed on their first attempt \\(40%\\)`));
+    expect(pull.body).toMatch(
+      new RegExp(
+        `^<!-- harness:retire lesson ${W} -->\nThe holdout comparison \\(\`knowledge.holdout\`\\) proposes to retire the lesson \`${W.replace(/\./g, '\\.')}\`: surfaced into 10 plans, of which 4 passed on their first attempt \\(40%\\)`,
+      ),
+    );
     expect(pull.body).toContain('Merge this pull request to retire it. Close it to keep it: it is not proposed again.');
     const retired = parseKnowledge('lesson', W, github.fileAt(BRANCH, `.harness/knowledge/${W}`)!);
     expect(retired.problems.filter((p) => p.severity === 'error')).toEqual([]);
-    expect(retired.data!.metadata).toMatchObject({ retired: expect.stringMatching(/^\d{4}-\d\d-\d\d$/), 'retired-reason': expect.stringContaining('retired by the holdout comparison: surfaced into 10 plans') });
+    expect(retired.data!.metadata).toMatchObject({
+      retired: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+      'retired-reason': expect.stringContaining('retired by the holdout comparison: surfaced into 10 plans'),
+    });
     // Nothing is retired before a person merges: the default branch's lesson is as it was.
     expect(parseKnowledge('lesson', W, github.fileAt('master', `.harness/knowledge/${W}`)!).data!.metadata).toBeUndefined();
 
@@ -96,7 +106,9 @@ describe('/harness retrospective: the holdout', () => {
     expect(answer).toContain('  with knowledge     24  17 (71%)            1.25           $0.51 (10 of them)');
     expect(answer).toContain('  difference             −0.19 (−0.41 to +0.14) +0.15 (−0.13 to +0.43) +$0.10 (−$0.12 to +$0.32)');
     expect(answer).toContain('  10 held-out plans: too few to tell; the interval is −0.41 to +0.14.');
-    expect(answer).toContain(`Retirement pull requests (merge to retire; close to keep it, and it is not proposed again):\n- \`${W}\`: https://github.com/Codertocat/Hello-World/pull/100`);
+    expect(answer).toContain(
+      `Retirement pull requests (merge to retire; close to keep it, and it is not proposed again):\n- \`${W}\`: https://github.com/Codertocat/Hello-World/pull/100`,
+    );
 
     // Asked again: the pull request is found, not opened twice.
     const again = github.requests.length;

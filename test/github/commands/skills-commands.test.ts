@@ -41,7 +41,10 @@ function repository(base: Record<string, string>, signals?: Record<string, strin
 }
 
 async function say(body: string, login = 'Codertocat'): Promise<void> {
-  const payload = webhookExample<{ comment: { id: number; body: string; user: { login: string } }; sender: { login: string }; issue: Record<string, unknown> }>('issue_comment', (p) => p.action === 'created');
+  const payload = webhookExample<{ comment: { id: number; body: string; user: { login: string } }; sender: { login: string }; issue: Record<string, unknown> }>(
+    'issue_comment',
+    (p) => p.action === 'created',
+  );
   payload.comment.body = body;
   payload.comment.id = 9100 + Math.floor(Math.random() * 1000);
   payload.comment.user.login = login;
@@ -53,7 +56,7 @@ async function say(body: string, login = 'Codertocat'): Promise<void> {
 const answer = (github: FakeGitHub) => spoken(github.comments.at(-1)!.body);
 
 describe('/harness retrospective', () => {
-  it('judges the spec\'s run from its signals branch, answers with every gate\'s verdict, and opens a PR for the skill it extracts', async () => {
+  it("judges the spec's run from its signals branch, answers with every gate's verdict, and opens a PR for the skill it extracts", async () => {
     // A repair that recurred in two plans: a skill is never made of a one-off.
     const signals = Object.fromEntries(recurring().map((f) => [`${STORE}/${f.path}`, f.text]));
     const github = repository({}, signals);
@@ -71,7 +74,11 @@ describe('/harness retrospective', () => {
     expect(parseKnowledge('skill', `skills/${name}/SKILL.md`, skill).problems.filter((p) => p.severity === 'error')).toEqual([]);
     // One extraction line, with the gates, on the rolling skill-reviews PR.
     const day = new Date().toISOString().slice(0, 10);
-    const lines = github.fileAt('harness/knowledge/signal/skill-reviews', `${STORE}/trajectory/${day}.jsonl`)!.trim().split('\n').map((l) => JSON.parse(l) as { type: string; decision: string });
+    const lines = github
+      .fileAt('harness/knowledge/signal/skill-reviews', `${STORE}/trajectory/${day}.jsonl`)!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; decision: string });
     expect(lines.map((l) => [l.type, l.decision])).toEqual([['extraction', 'extracted']]);
 
     // Asked again: the skill's PR is found open, not opened twice.
@@ -98,7 +105,7 @@ describe('/harness retrospective', () => {
     expect(github.pullRequests.filter((p) => p.head.startsWith('harness/knowledge/skill/'))).toEqual([]);
   });
 
-  it('makes a skill of one plan\'s repair when a writer asks for it by plan, and says when the plan has no repair', async () => {
+  it("makes a skill of one plan's repair when a writer asks for it by plan, and says when the plan has no repair", async () => {
     // One plan failed and was repaired: no skill unless a person asks.
     const signals = Object.fromEntries(repairSet({ insight: FIX }).map((f) => [`${STORE}/${f.path}`, f.text]));
     const github = repository({}, signals);
@@ -124,15 +131,41 @@ describe('/harness retrospective', () => {
 });
 
 describe('/harness audit', () => {
-  it('answers the pending skills, each active skill\'s figures from the trajectory, and what to prune', async () => {
-    const match = (day: string, type: string) => JSON.stringify({ timestamp: `${day}T10:00:00Z`, type, project: 'Hello-World', spec: SPEC, plan: '01-01', entry: 'skills/http-retry-with-backoff/SKILL.md', kind: 'skill', title: 'HTTP retry', score: 3, why: 'tags', key: `${day}/${type}` });
+  it("answers the pending skills, each active skill's figures from the trajectory, and what to prune", async () => {
+    const match = (day: string, type: string) =>
+      JSON.stringify({
+        timestamp: `${day}T10:00:00Z`,
+        type,
+        project: 'Hello-World',
+        spec: SPEC,
+        plan: '01-01',
+        entry: 'skills/http-retry-with-backoff/SKILL.md',
+        kind: 'skill',
+        title: 'HTTP retry',
+        score: 3,
+        why: 'tags',
+        key: `${day}/${type}`,
+      });
     const github = repository({
-      [`${STORE}/skills/http-retry-with-backoff/SKILL.md`]: SKILL.replace('metadata:\n  tags: http api retry', 'metadata:\n  tags: http api retry\n  extracted-on: "2026-01-02"'),
+      [`${STORE}/skills/http-retry-with-backoff/SKILL.md`]: SKILL.replace(
+        'metadata:\n  tags: http api retry',
+        'metadata:\n  tags: http api retry\n  extracted-on: "2026-01-02"',
+      ),
       [`${STORE}/trajectory/2026-11-01.jsonl`]: `${match('2026-11-01', 'match')}\n${match('2026-11-01', 'use')}\n`,
     });
     github.commit('5ca1ab1e00000000000000000000000000000009', { 'README.md': '# Hello\n', [`${STORE}/skills/sqlite-wal/SKILL.md`]: 'x' }, [BASE]);
     github.branches.set('harness/knowledge/skill/sqlite-wal', '5ca1ab1e00000000000000000000000000000009');
-    github.pullRequests.push({ number: 77, title: 'Skill: sqlite-wal', body: '', head: 'harness/knowledge/skill/sqlite-wal', base: 'master', state: 'open', merged: false, labels: ['harness:knowledge', 'skill'], created_at: '2026-11-20T00:00:00Z' });
+    github.pullRequests.push({
+      number: 77,
+      title: 'Skill: sqlite-wal',
+      body: '',
+      head: 'harness/knowledge/skill/sqlite-wal',
+      base: 'master',
+      state: 'open',
+      merged: false,
+      labels: ['harness:knowledge', 'skill'],
+      created_at: '2026-11-20T00:00:00Z',
+    });
 
     await say('/harness audit');
 

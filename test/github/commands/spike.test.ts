@@ -37,7 +37,9 @@ function asked(scope: nock.Scope, role = 'write'): void {
   scope.post(`${REPO}/issues/comments/${COMMENT}/reactions`, { content: 'eyes' }).reply(201, { id: 1, content: 'eyes' });
   scope.get(`${REPO}/contents/.github%2Fharness.yml`).reply(404).get('/repos/Codertocat/.github/contents/.github%2Fharness.yml').reply(404);
   const push = ['write', 'maintain', 'admin'].includes(role);
-  scope.get(`${REPO}/collaborators/Codertocat/permission`).reply(200, { permission: push ? 'write' : 'read', role_name: role, user: { login: 'Codertocat', permissions: { push, pull: true } } });
+  scope
+    .get(`${REPO}/collaborators/Codertocat/permission`)
+    .reply(200, { permission: push ? 'write' : 'read', role_name: role, user: { login: 'Codertocat', permissions: { push, pull: true } } });
 }
 
 function answered(scope: nock.Scope): { text: () => string } {
@@ -55,7 +57,10 @@ function answered(scope: nock.Scope): { text: () => string } {
 function opened(scope: nock.Scope, slug = SLUG): { sent: { content: string; message: string; title: string; body: string } } {
   const branch = knowledgeBranch('spike', slug);
   const sent = { content: '', message: '', title: '', body: '' };
-  scope.get(`${REPO}/pulls`).query({ head: `Codertocat:${branch}`, state: 'all', per_page: '100' }).reply(200, []);
+  scope
+    .get(`${REPO}/pulls`)
+    .query({ head: `Codertocat:${branch}`, state: 'all', per_page: '100' })
+    .reply(200, []);
   scope.get(`${REPO}/git/ref/heads%2Fmaster`).reply(200, { ref: 'refs/heads/master', object: { sha: 'base-sha' } });
   scope.get(`${REPO}/git/commits/base-sha`).reply(200, { sha: 'base-sha', tree: { sha: 'base-tree' } });
   scope
@@ -83,14 +88,20 @@ function opened(scope: nock.Scope, slug = SLUG): { sent: { content: string; mess
 
 /** The open PR found for the branch, when the question is asked again. */
 function foundOpen(scope: nock.Scope): void {
-  scope.get(`${REPO}/pulls`).query({ head: `Codertocat:${BRANCH}`, state: 'all', per_page: '100' }).reply(200, [PR]);
+  scope
+    .get(`${REPO}/pulls`)
+    .query({ head: `Codertocat:${BRANCH}`, state: 'all', per_page: '100' })
+    .reply(200, [PR]);
 }
 
 function folderHolds(scope: nock.Scope, names: string[]): void {
   scope
     .get(`${REPO}/contents/${encodeURIComponent(FOLDER)}`)
     .query({ ref: BRANCH })
-    .reply(200, names.map((name) => ({ name, path: `${FOLDER}/${name}`, type: 'file', sha: name })));
+    .reply(
+      200,
+      names.map((name) => ({ name, path: `${FOLDER}/${name}`, type: 'file', sha: name })),
+    );
 }
 
 function runs(scope: nock.Scope, queued: { id: number; display_title: string; status: string }[], inProgress: typeof queued = []): void {
@@ -153,7 +164,9 @@ describe('/harness spike', () => {
     await run(commentEvent(`/harness spike "${QUESTION}"`));
 
     expect(scope.pendingMocks()).toEqual([]);
-    expect(answer.text()).toMatch(new RegExp(`^Opened spike #50 for "${QUESTION.replace('?', '\\?')}" \\(${PR.html_url}\\), but its worker could not be started: Not Found`));
+    expect(answer.text()).toMatch(
+      new RegExp(`^Opened spike #50 for "${QUESTION.replace('?', '\\?')}" \\(${PR.html_url}\\), but its worker could not be started: Not Found`),
+    );
     expect(answer.text()).toMatch(/Once that is fixed, ask again to start it\.$/);
   });
 
@@ -186,7 +199,9 @@ describe('/harness spike', () => {
     await run(commentEvent(`/harness spike "${QUESTION}"`));
 
     expect(scope.pendingMocks()).toEqual([]);
-    expect(answer.text()).toBe(`This question has a spike already: #50 (${PR.html_url}), with no decision yet: its worker is started again, from what its branch holds.`);
+    expect(answer.text()).toBe(
+      `This question has a spike already: #50 (${PR.html_url}), with no decision yet: its worker is started again, from what its branch holds.`,
+    );
   });
 
   it('is refused to someone without write access, before anything is opened or dispatched', async () => {
@@ -199,7 +214,9 @@ describe('/harness spike', () => {
     await run(commentEvent(`/harness spike "${QUESTION}"`));
 
     expect(scope.pendingMocks()).toEqual([]);
-    expect(answer.text()).toMatch(/^Sorry @Codertocat, `spike` changes things, so it needs the write role on this repository or above, and you have the triage role\. Nothing was run\./);
+    expect(answer.text()).toMatch(
+      /^Sorry @Codertocat, `spike` changes things, so it needs the write role on this repository or above, and you have the triage role\. Nothing was run\./,
+    );
   });
 
   it('takes a secret out of the question before it is committed, shown in the PR or answered', async () => {
@@ -230,7 +247,10 @@ describe('/harness spike', () => {
 });
 
 function spikeRunCompleted(conclusion: string, delivery = 'run-1') {
-  const payload = webhookExample<Record<string, Record<string, unknown>>>('workflow_run', (p) => p.action === 'completed' && (p.workflow_run as { status: string }).status === 'completed');
+  const payload = webhookExample<Record<string, Record<string, unknown>>>(
+    'workflow_run',
+    (p) => p.action === 'completed' && (p.workflow_run as { status: string }).status === 'completed',
+  );
   payload.repository = webhookExample<Record<string, Record<string, unknown>>>('check_run').repository!;
   Object.assign(payload.workflow_run!, {
     id: 4242,
@@ -246,10 +266,16 @@ function spikeRunCompleted(conclusion: string, delivery = 'run-1') {
 }
 
 describe("a spike's worker run ending", () => {
-  it('is said on the spike\'s open PR once, whatever the redeliveries; no plan issue, check run or round is touched', async () => {
+  it("is said on the spike's open PR once, whatever the redeliveries; no plan issue, check run or round is touched", async () => {
     const scope = githubApi();
-    scope.get(`${REPO}/pulls`).query({ head: `Codertocat:${BRANCH}`, state: 'open', per_page: '100' }).reply(200, [PR]);
-    scope.get(`${REPO}/issues/50/comments`).query({ per_page: '100' }).reply(200, [{ id: 1, body: 'Looks interesting', user: { login: 'ana', type: 'User' } }]);
+    scope
+      .get(`${REPO}/pulls`)
+      .query({ head: `Codertocat:${BRANCH}`, state: 'open', per_page: '100' })
+      .reply(200, [PR]);
+    scope
+      .get(`${REPO}/issues/50/comments`)
+      .query({ per_page: '100' })
+      .reply(200, [{ id: 1, body: 'Looks interesting', user: { login: 'ana', type: 'User' } }]);
     let said = '';
     scope
       .post(`${REPO}/issues/50/comments`, (b: { body: string }) => {
@@ -269,8 +295,14 @@ describe("a spike's worker run ending", () => {
     );
 
     const again = githubApi();
-    again.get(`${REPO}/pulls`).query({ head: `Codertocat:${BRANCH}`, state: 'open', per_page: '100' }).reply(200, [PR]);
-    again.get(`${REPO}/issues/50/comments`).query({ per_page: '100' }).reply(200, [{ id: 2, body: said, user: { login: 'harness[bot]', type: 'Bot' } }]);
+    again
+      .get(`${REPO}/pulls`)
+      .query({ head: `Codertocat:${BRANCH}`, state: 'open', per_page: '100' })
+      .reply(200, [PR]);
+    again
+      .get(`${REPO}/issues/50/comments`)
+      .query({ per_page: '100' })
+      .reply(200, [{ id: 2, body: said, user: { login: 'harness[bot]', type: 'Bot' } }]);
     // The marker counts because the App wrote it: its login, asked of GitHub.
     again.post('/graphql', { query: 'query { viewer { login } }' }).reply(200, { data: { viewer: { login: 'harness[bot]' } } });
 
@@ -279,9 +311,12 @@ describe("a spike's worker run ending", () => {
     expect(again.pendingMocks()).toEqual([]);
   });
 
-  it('says the decision is in when the run succeeded, and nothing when the spike\'s PR is closed', async () => {
+  it("says the decision is in when the run succeeded, and nothing when the spike's PR is closed", async () => {
     const scope = githubApi();
-    scope.get(`${REPO}/pulls`).query({ head: `Codertocat:${BRANCH}`, state: 'open', per_page: '100' }).reply(200, [PR]);
+    scope
+      .get(`${REPO}/pulls`)
+      .query({ head: `Codertocat:${BRANCH}`, state: 'open', per_page: '100' })
+      .reply(200, [PR]);
     scope.get(`${REPO}/issues/50/comments`).query({ per_page: '100' }).reply(200, []);
     let said = '';
     scope
@@ -297,7 +332,10 @@ describe("a spike's worker run ending", () => {
     expect(said).toContain('decided it: the description above now says what it found');
 
     const closed = githubApi();
-    closed.get(`${REPO}/pulls`).query({ head: `Codertocat:${BRANCH}`, state: 'open', per_page: '100' }).reply(200, []);
+    closed
+      .get(`${REPO}/pulls`)
+      .query({ head: `Codertocat:${BRANCH}`, state: 'open', per_page: '100' })
+      .reply(200, []);
     await run(spikeRunCompleted('success', 'run-closed'));
     expect(closed.pendingMocks()).toEqual([]);
   });

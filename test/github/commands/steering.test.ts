@@ -45,7 +45,13 @@ function repository(owner: string, repo: string, status = 'checkpoint'): FakeGit
   });
   // As the App (its worker) recorded it: the record on the marker line, the label its view.
   github.planStatus(ISSUE, status as 'checkpoint');
-  github.comments.push({ id: QUESTION, issue: ISSUE, body: `${checkpointMarker(PLAN, 'db-choice')}\n**Plan ${PLAN} waits for a person**`, userType: 'Bot', created_at: '2026-01-01T10:00:00Z' });
+  github.comments.push({
+    id: QUESTION,
+    issue: ISSUE,
+    body: `${checkpointMarker(PLAN, 'db-choice')}\n**Plan ${PLAN} waits for a person**`,
+    userType: 'Bot',
+    created_at: '2026-01-01T10:00:00Z',
+  });
   github.install();
   return github;
 }
@@ -60,7 +66,11 @@ function approve(delivery: string) {
   return { id: delivery, name: 'check_run', payload } as never;
 }
 
-type CommentPayload = { comment: { id: number; body: string; user: { login: string; type: string } }; issue: Record<string, unknown>; sender: { login: string; type: string } };
+type CommentPayload = {
+  comment: { id: number; body: string; user: { login: string; type: string } };
+  issue: Record<string, unknown>;
+  sender: { login: string; type: string };
+};
 
 /** `/harness …` written on the plan issue (the real issue_comment payload, on #14), by `login`. */
 function written(body: string, options: { id?: number; login?: string; type?: string; delivery?: string } = {}) {
@@ -71,7 +81,15 @@ function written(body: string, options: { id?: number; login?: string; type?: st
   const type = options.type ?? 'User';
   Object.assign(payload.comment.user, { login, type });
   Object.assign(payload.sender, { login, type });
-  Object.assign(payload.issue, { user: { login: 'harness[bot]', type: 'Bot' }, number: ISSUE, title: `[${PLAN}] Pick the database`, body: `<!-- harness:plan ${SPEC}/${PLAN} hash=0123456789abcdef status=checkpoint -->`, labels: [{ name: 'harness:plan' }, { name: `spec:${SPEC}` }, { name: 'status:checkpoint' }], state: 'open', comments: 1 });
+  Object.assign(payload.issue, {
+    user: { login: 'harness[bot]', type: 'Bot' },
+    number: ISSUE,
+    title: `[${PLAN}] Pick the database`,
+    body: `<!-- harness:plan ${SPEC}/${PLAN} hash=0123456789abcdef status=checkpoint -->`,
+    labels: [{ name: 'harness:plan' }, { name: `spec:${SPEC}` }, { name: 'status:checkpoint' }],
+    state: 'open',
+    comments: 1,
+  });
   return { id: options.delivery ?? `delivery-${payload.comment.id}`, name: 'issue_comment', payload } as never;
 }
 
@@ -150,7 +168,12 @@ describe('claim-then-crash', () => {
   /** What a delivery that died after claiming the answer left: the claim, dated, and nothing else. */
   function deadClaim(github: FakeGitHub, at: string): void {
     const sha = 'dead000000000000000000000000000000000001';
-    github.tags.set(sha, { tag: String(QUESTION), message: 'harness: answering checkpoint db-choice', object: WORK, tagger: { name: 'harness', email: 'harness@users.noreply.github.com', date: at } });
+    github.tags.set(sha, {
+      tag: String(QUESTION),
+      message: 'harness: answering checkpoint db-choice',
+      object: WORK,
+      tagger: { name: 'harness', email: 'harness@users.noreply.github.com', date: at },
+    });
     github.refs.set(claimOf(), sha);
   }
 
@@ -190,7 +213,12 @@ describe('claim-then-crash', () => {
       if (method !== 'GET' || !url.includes('status=in_progress') || github.refs.get(claimOf()) !== dead) return;
       github.refs.set(`refs/harness/plans/${SPEC}/${PLAN}/takeover/answer-${QUESTION}-${dead}`, WORK);
       const fresh = 'f4e5000000000000000000000000000000000001';
-      github.tags.set(fresh, { tag: String(QUESTION), message: 'harness: answering checkpoint db-choice for @other', object: WORK, tagger: { name: 'harness', email: 'harness@users.noreply.github.com', date: new Date().toISOString() } });
+      github.tags.set(fresh, {
+        tag: String(QUESTION),
+        message: 'harness: answering checkpoint db-choice for @other',
+        object: WORK,
+        tagger: { name: 'harness', email: 'harness@users.noreply.github.com', date: new Date().toISOString() },
+      });
       github.refs.set(claimOf(), fresh);
     };
 
@@ -206,7 +234,10 @@ describe('claim-then-crash', () => {
     deadClaim(github, LONG_AGO);
     const probot = testProbot();
 
-    await Promise.all([probot.receive(written(`/harness respond ${PLAN} Postgres`, { id: 1001 })), probot.receive(written(`/harness respond ${PLAN} MySQL`, { id: 1002 }))]);
+    await Promise.all([
+      probot.receive(written(`/harness respond ${PLAN} Postgres`, { id: 1001 })),
+      probot.receive(written(`/harness respond ${PLAN} MySQL`, { id: 1002 })),
+    ]);
 
     expect(github.dispatches).toHaveLength(1);
     expect(answers(github)).toHaveLength(1);
@@ -233,7 +264,9 @@ describe('claim-then-crash', () => {
 
     expect(github.dispatches).toEqual([]);
     expect(github.issue(ISSUE).labels).toContain('status:running');
-    expect(replies(github).at(-1)).toBe(`Checkpoint \`db-choice\` of ${SPEC} plan ${PLAN} (#${ISSUE}) is answered already and its worker is resuming (run 7100): nothing more to do.`);
+    expect(replies(github).at(-1)).toBe(
+      `Checkpoint \`db-choice\` of ${SPEC} plan ${PLAN} (#${ISSUE}) is answered already and its worker is resuming (run 7100): nothing more to do.`,
+    );
   });
 });
 
@@ -250,7 +283,9 @@ describe('forged marker', () => {
 
     expect(github.dispatches).toEqual([]);
     expect(github.refs.size).toBe(0);
-    expect(replies(github).at(-1)).toBe(`${SPEC} plan ${PLAN} (#${ISSUE}) is at a checkpoint, but I found no checkpoint question by harness on its issue to answer.`);
+    expect(replies(github).at(-1)).toBe(
+      `${SPEC} plan ${PLAN} (#${ISSUE}) is at a checkpoint, but I found no checkpoint question by harness on its issue to answer.`,
+    );
   });
 
   it("the worker's own question, posted with GITHUB_TOKEN as github-actions[bot], is one", async () => {
@@ -333,12 +368,14 @@ describe('other bot and read-only answerer', () => {
     expect(answers(github)).toEqual([]);
     expect(github.issue(ISSUE).labels).toContain('status:checkpoint');
     expect(replies(github)).toHaveLength(1);
-    expect(replies(github)[0]).toMatch(/^Sorry @reader, `respond` changes things, so it needs the write role on this repository or above, and you have the read role\./);
+    expect(replies(github)[0]).toMatch(
+      /^Sorry @reader, `respond` changes things, so it needs the write role on this repository or above, and you have the read role\./,
+    );
   });
 });
 
 describe("forged marker: a plan issue's", () => {
-  it('an issue a person opened with the labels and a plan marker typed in is not the plan\'s issue, even numbered lower', async () => {
+  it("an issue a person opened with the labels and a plan marker typed in is not the plan's issue, even numbered lower", async () => {
     const github = repository('Codertocat', 'Hello-World', 'failed');
     // Someone with the triage role can label; the marker is text. Lower-numbered, it would win the match.
     github.issues.push({

@@ -114,7 +114,14 @@ function issueJson(github: FakeGitHub, i: FakeIssue): Record<string, unknown> {
 type DependencyAction = 'blocked_by_added' | 'blocked_by_removed' | 'blocking_added' | 'blocking_removed';
 
 /** GitHub's `issue_dependencies` delivery for #blocked and #blocking, after the change is made on the fake. */
-function dependencyEvent(github: FakeGitHub, action: DependencyAction, blocked: number, blocking: number, sender: { login: string; type: string }, id = `${action}-${blocked}-${blocking}-${sender.login}`) {
+function dependencyEvent(
+  github: FakeGitHub,
+  action: DependencyAction,
+  blocked: number,
+  blocking: number,
+  sender: { login: string; type: string },
+  id = `${action}-${blocked}-${blocking}-${sender.login}`,
+) {
   const b = github.issue(blocked);
   const g = github.issue(blocking);
   const repo = structuredClone(example.repository);
@@ -184,7 +191,9 @@ describe('a writer marks one plan issue blocked by another while the spec PR is 
     const head = github.branches.get('changes')!;
     expect(head).not.toBe(HEAD);
     expect(github.parents(head)).toEqual([HEAD]);
-    expect(github.message(head)).toBe("SPC-042: 01-02 depends on 01-01\n\nProposed by harness from @octo-writer's change to the plan issues' dependencies on GitHub.");
+    expect(github.message(head)).toBe(
+      "SPC-042: 01-02 depends on 01-01\n\nProposed by harness from @octo-writer's change to the plan issues' dependencies on GitHub.",
+    );
     expect(github.fileAt(head, PLAN_02)).toBe(github.fileAt(HEAD, PLAN_02)!.replace('depends_on: []', 'depends_on: ["01-01"]'));
     expect(github.log(from)).toEqual([
       SPEC_ISSUES,
@@ -258,7 +267,9 @@ describe('a writer marks one plan issue blocked by another while the spec PR is 
     expect(github.branches.get('changes')).toBe(HEAD);
     expect(blockers(github, 102)).toEqual([]);
     const [comment] = graphComments(github, 102);
-    expect(comment!.body).toContain('<!-- harness:graph SPC-042/01-02 01-03 -->\nharness removed the link that made #102 (01-02) blocked by #103 (01-03) (@octo-writer) and proposed nothing');
+    expect(comment!.body).toContain(
+      '<!-- harness:graph SPC-042/01-02 01-03 -->\nharness removed the link that made #102 (01-02) blocked by #103 (01-03) (@octo-writer) and proposed nothing',
+    );
     expect(comment!.body).toContain('dependency cycle: 01-02 → 01-03 → 01-02');
   });
 });
@@ -272,7 +283,9 @@ describe('a change to the links after the spec was merged', () => {
     await testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER));
 
     const branch = 'harness/graph/SPC-042';
-    expect(github.pullRequests).toMatchObject([{ head: branch, base: 'master', state: 'open', title: 'SPC-042: dependency changes made on GitHub', labels: ['harness:graph'] }]);
+    expect(github.pullRequests).toMatchObject([
+      { head: branch, base: 'master', state: 'open', title: 'SPC-042: dependency changes made on GitHub', labels: ['harness:graph'] },
+    ]);
     const pr = github.pullRequests[0]!.number;
     expect(github.fileAt(branch, PLAN_02)).toContain('depends_on: ["01-01"]');
     expect(github.fileAt('master', PLAN_02)).toContain('depends_on: []');
@@ -353,11 +366,14 @@ describe('a change to the links after the spec was merged', () => {
 
     expect(blockers(github, 102)).toEqual([]);
     expect(github.pullRequests).toEqual([]);
-    expect(github.writes(from).map((w) => `${w.method} ${w.url}`)).toEqual([`DELETE ${R}/issues/102/dependencies/blocked_by/${github.issue(101).id}`, `POST ${R}/issues/102/comments`]);
+    expect(github.writes(from).map((w) => `${w.method} ${w.url}`)).toEqual([
+      `DELETE ${R}/issues/102/dependencies/blocked_by/${github.issue(101).id}`,
+      `POST ${R}/issues/102/comments`,
+    ]);
     expect(graphComments(github, 102).map((c) => c.body)).toEqual([
       [
         '<!-- harness:graph SPC-042/01-02 01-01 -->',
-        'harness removed the link that made #102 (01-02) blocked by #101 (01-01): @octo-reader has no write access to this repository, which a change to a plan\'s dependencies needs. The spec says what each plan depends on, and it does not have this dependency.',
+        "harness removed the link that made #102 (01-02) blocked by #101 (01-01): @octo-reader has no write access to this repository, which a change to a plan's dependencies needs. The spec says what each plan depends on, and it does not have this dependency.",
         '',
         `To propose it, change \`depends_on\` in \`${PLAN_02}\` in a pull request, or ask someone with write access to add the link here: harness turns their change into a proposal to the spec.`,
       ].join('\n'),
@@ -379,7 +395,9 @@ describe('a change to the links after the spec was merged', () => {
     expect(blockers(github, 103)).toEqual([102]);
     expect(github.writes(from).map((w) => `${w.method} ${w.url}`)).toEqual([`POST ${R}/issues/103/dependencies/blocked_by`, `POST ${R}/issues/103/comments`]);
     expect(github.writes(from)[0]!.body).toEqual({ issue_id: github.issue(102).id });
-    expect(graphComments(github, 103)[0]!.body).toContain('harness restored the link that made #103 (01-03) no longer blocked by #102 (01-02): @octo-reader has no write access');
+    expect(graphComments(github, 103)[0]!.body).toContain(
+      'harness restored the link that made #103 (01-03) no longer blocked by #102 (01-02): @octo-reader has no write access',
+    );
   });
 
   it('a bot other than the App is put back like a reader, whatever its role', async () => {
@@ -390,10 +408,12 @@ describe('a change to the links after the spec was merged', () => {
     await testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, OTHER_BOT));
 
     expect(blockers(github, 102)).toEqual([]);
-    expect(graphComments(github, 102)[0]!.body).toContain('@renovate[bot] is a bot, and only the harness App and people with write access change a plan\'s dependencies');
+    expect(graphComments(github, 102)[0]!.body).toContain(
+      "@renovate[bot] is a bot, and only the harness App and people with write access change a plan's dependencies",
+    );
   });
 
-  it('a delivery that comes after the link changed again does nothing: GitHub\'s links as they are decide', async () => {
+  it("a delivery that comes after the link changed again does nothing: GitHub's links as they are decide", async () => {
     const github = await synced(true);
     const from = github.requests.length;
 
@@ -407,31 +427,34 @@ describe('a change to the links after the spec was merged', () => {
 
 describe('a crash between two writes, then the event again', () => {
   const branch = 'harness/graph/SPC-042';
-  it.each([`POST ${R}/git/refs`, `POST ${R}/pulls`, `POST ${R}/issues/102/comments`])('failing at %s, converges on one commit, one PR and one comment', async (crashAt) => {
-    const github = await synced(true);
-    link(github, 102, 101, true);
-    // A comment is created once (create-once.ts): the delivery fails only when both tries fail, GitHub making nothing.
-    const times = crashAt.endsWith('/comments') ? 2 : 1;
-    let failures = 0;
-    github.fail = (method, url) => {
-      if (failures >= times || `${method} ${url}` !== crashAt) return undefined;
-      failures++;
-      return 500;
-    };
-    const failed = () => failures === times;
+  it.each([`POST ${R}/git/refs`, `POST ${R}/pulls`, `POST ${R}/issues/102/comments`])(
+    'failing at %s, converges on one commit, one PR and one comment',
+    async (crashAt) => {
+      const github = await synced(true);
+      link(github, 102, 101, true);
+      // A comment is created once (create-once.ts): the delivery fails only when both tries fail, GitHub making nothing.
+      const times = crashAt.endsWith('/comments') ? 2 : 1;
+      let failures = 0;
+      github.fail = (method, url) => {
+        if (failures >= times || `${method} ${url}` !== crashAt) return undefined;
+        failures++;
+        return 500;
+      };
+      const failed = () => failures === times;
 
-    await expect(testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER))).rejects.toThrow();
-    await testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER, 'redelivered'));
-    await testProbot().receive(dependencyEvent(github, 'blocking_added', 102, 101, WRITER));
+      await expect(testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER))).rejects.toThrow();
+      await testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER, 'redelivered'));
+      await testProbot().receive(dependencyEvent(github, 'blocking_added', 102, 101, WRITER));
 
-    expect(failed()).toBe(true);
-    expect(github.pullRequests.map((p) => [p.head, p.state])).toEqual([[branch, 'open']]);
-    const tip = github.branches.get(branch)!;
-    expect(github.parents(tip)).toEqual([HEAD]);
-    expect(github.fileAt(tip, PLAN_02)).toContain('depends_on: ["01-01"]');
-    expect(graphComments(github, 102)).toHaveLength(1);
-    expect(graphComments(github, 102)[0]!.body).toContain('**Pending:**');
-  });
+      expect(failed()).toBe(true);
+      expect(github.pullRequests.map((p) => [p.head, p.state])).toEqual([[branch, 'open']]);
+      const tip = github.branches.get(branch)!;
+      expect(github.parents(tip)).toEqual([HEAD]);
+      expect(github.fileAt(tip, PLAN_02)).toContain('depends_on: ["01-01"]');
+      expect(graphComments(github, 102)).toHaveLength(1);
+      expect(graphComments(github, 102)[0]!.body).toContain('**Pending:**');
+    },
+  );
 
   it('failing at the push to the spec PR, commits once when the event comes again', async () => {
     const github = await synced(false);
@@ -489,7 +512,12 @@ describe('a link added by hand that no event told the App about (an App run by A
     await testProbot().receive(dependencyEvent(github, 'blocked_by_added', 102, 101, WRITER));
     const pending = graphComments(github, 102)[0]!.body;
     // A later spec PR of the same spec, from master, before the proposals PR is merged.
-    github.pulls.set(SPEC_PR, { base: { ref: 'master', full_name: 'Codertocat/Hello-World' }, head: { ref: 'changes', full_name: 'Codertocat/Hello-World' }, state: 'open', merged: false });
+    github.pulls.set(SPEC_PR, {
+      base: { ref: 'master', full_name: 'Codertocat/Hello-World' },
+      head: { ref: 'changes', full_name: 'Codertocat/Hello-World' },
+      state: 'open',
+      merged: false,
+    });
 
     await testProbot().receive(pushToSpecPr(github, 'c0ffee0000000000000000000000000000000002'));
 
@@ -502,7 +530,10 @@ describe('a link added by hand that no event told the App about (an App run by A
 describe('the scheduler acts on the merged spec only', () => {
   /** `/harness execute all`, by the writer, on the spec's plan issue #101. */
   function executeAll(github: FakeGitHub) {
-    const payload = webhookExample<{ comment: Record<string, unknown>; issue: Record<string, unknown>; sender: Record<string, unknown> }>('issue_comment', (p) => p.action === 'created');
+    const payload = webhookExample<{ comment: Record<string, unknown>; issue: Record<string, unknown>; sender: Record<string, unknown> }>(
+      'issue_comment',
+      (p) => p.action === 'created',
+    );
     Object.assign(payload.comment, { id: 9001, body: '/harness execute all', user: { ...(payload.comment.user as object), ...WRITER } });
     Object.assign(payload.sender, WRITER);
     Object.assign(payload.issue, issueJson(github, github.issue(101)));
@@ -510,7 +541,10 @@ describe('the scheduler acts on the merged spec only', () => {
   }
 
   function graphMerged(github: FakeGitHub, pr: number) {
-    const payload = webhookExample<{ pull_request: Record<string, unknown> & { head: Record<string, unknown>; base: Record<string, unknown> } }>('pull_request', (p) => p.action === 'closed');
+    const payload = webhookExample<{ pull_request: Record<string, unknown> & { head: Record<string, unknown>; base: Record<string, unknown> } }>(
+      'pull_request',
+      (p) => p.action === 'closed',
+    );
     Object.assign(payload.pull_request, { number: pr, merged: true, state: 'closed' });
     payload.pull_request.head.ref = 'harness/graph/SPC-042';
     payload.pull_request.base.ref = 'master';
@@ -559,7 +593,10 @@ describe('a plan issue moved in the issue tree', () => {
   it("under another plan issue by a writer: that plan's depends_on gains it, proposed like a blocked-by link", async () => {
     const github = await synced(true);
     // #102 moved from the spec's issue #100 under #101: 01-01 is done when 01-02 is.
-    github.subIssues.set(100, github.subIssues.get(100)!.filter((id) => id !== github.issue(102).id));
+    github.subIssues.set(
+      100,
+      github.subIssues.get(100)!.filter((id) => id !== github.issue(102).id),
+    );
     github.subIssues.set(101, [github.issue(102).id]);
 
     await testProbot().receive(subIssueEvent(github, 'parent_issue_added', 102, 101, WRITER));
@@ -568,10 +605,13 @@ describe('a plan issue moved in the issue tree', () => {
     expect(graphComments(github, 101).map((c) => c.body.split('\n')[0])).toEqual(['<!-- harness:graph SPC-042/01-01 01-02 -->']);
   });
 
-  it('under another plan issue by a reader: put back under the spec\'s issue, nothing proposed, a comment on the would-be dependent', async () => {
+  it("under another plan issue by a reader: put back under the spec's issue, nothing proposed, a comment on the would-be dependent", async () => {
     const github = await synced(true);
     const from = github.requests.length;
-    github.subIssues.set(100, github.subIssues.get(100)!.filter((id) => id !== github.issue(102).id));
+    github.subIssues.set(
+      100,
+      github.subIssues.get(100)!.filter((id) => id !== github.issue(102).id),
+    );
     github.subIssues.set(101, [github.issue(102).id]);
 
     await testProbot().receive(subIssueEvent(github, 'sub_issue_added', 102, 101, READER));
@@ -586,19 +626,24 @@ describe('a plan issue moved in the issue tree', () => {
     );
   });
 
-  it('out of the spec\'s issue by a reader: put back, with a comment', async () => {
+  it("out of the spec's issue by a reader: put back, with a comment", async () => {
     const github = await synced(true);
     const from = github.requests.length;
-    github.subIssues.set(100, github.subIssues.get(100)!.filter((id) => id !== github.issue(102).id));
+    github.subIssues.set(
+      100,
+      github.subIssues.get(100)!.filter((id) => id !== github.issue(102).id),
+    );
 
     await testProbot().receive(subIssueEvent(github, 'sub_issue_removed', 102, 100, READER));
 
     expect(github.subIssueNumbers(100)).toContain(102);
     expect(github.writes(from).map((w) => `${w.method} ${w.url}`)).toEqual([`POST ${R}/issues/100/sub_issues`, `POST ${R}/issues/102/comments`]);
-    expect(github.comments.find((c) => c.issue === 102 && c.body.startsWith('<!-- harness:graph-parent SPC-042/01-02 -->'))?.body).toContain('harness put this issue back under #100: @octo-reader has no write access');
+    expect(github.comments.find((c) => c.issue === 102 && c.body.startsWith('<!-- harness:graph-parent SPC-042/01-02 -->'))?.body).toContain(
+      'harness put this issue back under #100: @octo-reader has no write access',
+    );
   });
 
-  it('by the App itself (its own mirror) is no one\'s change', async () => {
+  it("by the App itself (its own mirror) is no one's change", async () => {
     const github = await synced(true);
     const from = github.requests.length;
 

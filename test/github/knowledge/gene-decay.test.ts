@@ -27,11 +27,18 @@ afterEach(() => nock.cleanAll());
 function repository(config: string, extra: Record<string, string> = {}): FakeGitHub {
   const files: Record<string, string> = { 'README.md': '# Hello\n', '.github/harness.yml': config, ...extra };
   for (const entry of readdirSync(STORE, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files[`.harness/knowledge/${relative(STORE, join(entry.parentPath, entry.name))}`] = readFileSync(join(entry.parentPath, entry.name), 'utf8');
+    if (entry.isFile())
+      files[`.harness/knowledge/${relative(STORE, join(entry.parentPath, entry.name))}`] = readFileSync(join(entry.parentPath, entry.name), 'utf8');
   }
   // An active gene applied on 1 and 2 March; a deprecated one last applied on 1 March.
   files[`.harness/knowledge/genes/${ACTIVE}.gene.md`] = geneText({ id: ACTIVE, status: 'active', success_rate: 1, usage_count: 2, publishable: true });
-  files[`.harness/knowledge/genes/${OLD}.gene.md`] = geneText({ id: OLD, status: 'deprecated', created: '2026-02-20T00:00:00Z', updated: '2026-02-20T00:00:00Z', last_used: '2026-03-01T00:00:00Z' });
+  files[`.harness/knowledge/genes/${OLD}.gene.md`] = geneText({
+    id: OLD,
+    status: 'deprecated',
+    created: '2026-02-20T00:00:00Z',
+    updated: '2026-02-20T00:00:00Z',
+    last_used: '2026-03-01T00:00:00Z',
+  });
   files['.harness/knowledge/trajectory/2026-03-01.jsonl'] = applications(`genes/${ACTIVE}.gene.md`, [true, true], new Date('2026-03-01T00:00:00Z'));
   const github = new FakeGitHub();
   github.commit(BASE, files);
@@ -59,10 +66,20 @@ describe('scheduled gene decay', () => {
     const github = repository('knowledge:\n  genes: { solidify_after: 2 }\n');
 
     const first = await decayAt('2026-03-08T23:59:59Z');
-    expect(github.log().slice(0, 3)).toEqual([`GET ${R}/contents/.github?ref=master`, expect.stringMatching(new RegExp(`^GET ${R}/git/blobs/`)), `GET ${R}/contents/.harness/knowledge?ref=master`]);
-    expect(first.decay.proposed.map((p) => [p.action, p.path, p.pr?.state])).toEqual([['solidify', expect.stringMatching(/^genes\/gene-20260302-[0-9a-f]{8}\.gene\.md$/), 'opened']]);
+    expect(github.log().slice(0, 3)).toEqual([
+      `GET ${R}/contents/.github?ref=master`,
+      expect.stringMatching(new RegExp(`^GET ${R}/git/blobs/`)),
+      `GET ${R}/contents/.harness/knowledge?ref=master`,
+    ]);
+    expect(first.decay.proposed.map((p) => [p.action, p.path, p.pr?.state])).toEqual([
+      ['solidify', expect.stringMatching(/^genes\/gene-20260302-[0-9a-f]{8}\.gene\.md$/), 'opened'],
+    ]);
     const solidifyPr = github.pullRequests[0]!;
-    expect(solidifyPr).toMatchObject({ head: expect.stringMatching(/^harness\/knowledge\/gene\/gene-20260302-[0-9a-f]{8}$/), base: 'master', labels: ['harness:knowledge', 'gene'] });
+    expect(solidifyPr).toMatchObject({
+      head: expect.stringMatching(/^harness\/knowledge\/gene\/gene-20260302-[0-9a-f]{8}$/),
+      base: 'master',
+      labels: ['harness:knowledge', 'gene'],
+    });
     expect(solidifyPr.body.split('\n')[0]).toBe(`<!-- harness:gene solidify ${first.decay.proposed[0]!.path} -->`);
     // The lifecycle line collects on its own PR.
     const lifecycle = github.pullRequests[1]!;
@@ -111,7 +128,9 @@ describe('scheduled gene decay', () => {
     const tree = github.writes(to).find((w) => w.url === `${R}/git/trees`)!.body as { tree: unknown[] };
     expect(tree.tree).toEqual([{ path: `.harness/knowledge/genes/${OLD}.gene.md`, mode: '100644', type: 'blob', sha: null }]);
     expect(github.fileAt(removal.head, `.harness/knowledge/genes/${OLD}.gene.md`)).toBeUndefined();
-    expect(fortnight.summary).toContain(`- remove \`genes/${OLD}.gene.md\`: deprecated and not applied for 14 days since its last application (removed after 14) (#${removal.number}, opened)`);
+    expect(fortnight.summary).toContain(
+      `- remove \`genes/${OLD}.gene.md\`: deprecated and not applied for 14 days since its last application (removed after 14) (#${removal.number}, opened)`,
+    );
   });
 
   it('does not propose again a change whose PR a person closed', async () => {
@@ -139,7 +158,9 @@ describe('scheduled gene decay', () => {
       'GET /repos/acme/shared',
       'GET /repos/acme/shared/contents/.harness/knowledge?ref=main',
       expect.stringMatching(/^GET \/repos\/acme\/shared\/git\/trees\/[0-9a-f]{40}\?recursive=1$/),
-      expect.stringMatching(/^GET \/repos\/acme\/shared\/pulls\?head=acme:harness\/knowledge\/gene\/Hello-World\/gene-20260301-0a1b2c3d-[0-9a-f]{8}&state=all&per_page=100$/),
+      expect.stringMatching(
+        /^GET \/repos\/acme\/shared\/pulls\?head=acme:harness\/knowledge\/gene\/Hello-World\/gene-20260301-0a1b2c3d-[0-9a-f]{8}&state=all&per_page=100$/,
+      ),
       'GET /repos/acme/shared/git/ref/heads/main',
       `GET /repos/acme/shared/git/commits/${BASE}`,
       'POST /repos/acme/shared/git/trees',
@@ -152,7 +173,11 @@ describe('scheduled gene decay', () => {
     expect(pr).toMatchObject({ base: 'main', title: `harness: publish gene ${ACTIVE} from Hello-World`, labels: ['harness:knowledge', 'gene'] });
     expect(shared.fileAt(pr.head, `.harness/knowledge/genes/${ACTIVE}.gene.md`)).toBe(github.fileAt('master', `.harness/knowledge/genes/${ACTIVE}.gene.md`));
     // The project's trajectory records the publication.
-    const lines = github.fileAt('harness/knowledge/gene/lifecycle', '.harness/knowledge/trajectory/2026-03-03.jsonl')!.trim().split('\n').map((l) => JSON.parse(l) as { type: string; entry: string; pr?: number });
+    const lines = github
+      .fileAt('harness/knowledge/gene/lifecycle', '.harness/knowledge/trajectory/2026-03-03.jsonl')!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; entry: string; pr?: number });
     expect(lines.filter((l) => l.type === 'publish')).toEqual([expect.objectContaining({ entry: `genes/${ACTIVE}.gene.md`, pr: pr.number })]);
 
     const before = shared.writes().length;

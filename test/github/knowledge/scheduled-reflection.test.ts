@@ -22,7 +22,8 @@ afterEach(() => nock.cleanAll());
 function repository(config?: string, owner?: string, name?: string): FakeGitHub {
   const files: Record<string, string> = { 'README.md': '# Hello\n', ...(config !== undefined ? { '.github/harness.yml': config } : {}) };
   for (const entry of readdirSync(STORE, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files[`.harness/knowledge/${relative(STORE, join(entry.parentPath, entry.name))}`] = readFileSync(join(entry.parentPath, entry.name), 'utf8');
+    if (entry.isFile())
+      files[`.harness/knowledge/${relative(STORE, join(entry.parentPath, entry.name))}`] = readFileSync(join(entry.parentPath, entry.name), 'utf8');
   }
   const github = owner && name ? new FakeGitHub(owner, name) : new FakeGitHub();
   github.commit(BASE, files);
@@ -48,10 +49,21 @@ describe('scheduled reflection', () => {
     const github = repository('knowledge:\n  reflect: { min_plans: 2 }\n');
     const { summary } = await reflectNow();
 
-    expect(github.log().slice(0, 3)).toEqual([`GET ${R}/contents/.github?ref=master`, expect.stringMatching(new RegExp(`^GET ${R}/git/blobs/`)), `GET ${R}/contents/.harness/knowledge?ref=master`]);
-    expect(github.pullRequests.map((p) => p.title)).toEqual(['Lesson: Struggle: test, sqlite, database', 'Lesson evidence: 1 signal more for stop-background-servers']);
-    expect(summary).toMatch(/^## harness reflect\n\nRead 12 signals of the 12 under `\.harness\/knowledge\/signals\/` on `master`\.\n\nFound 2 lessons to propose:\n- new lesson \*\*Struggle: test, sqlite, database\*\*/);
-    expect(github.fileAt(github.pullRequests[0]!.head, '.harness/knowledge/lessons/testing/struggle-test-sqlite-database.lesson.md')).toContain('last_updated: "2026-03-16"');
+    expect(github.log().slice(0, 3)).toEqual([
+      `GET ${R}/contents/.github?ref=master`,
+      expect.stringMatching(new RegExp(`^GET ${R}/git/blobs/`)),
+      `GET ${R}/contents/.harness/knowledge?ref=master`,
+    ]);
+    expect(github.pullRequests.map((p) => p.title)).toEqual([
+      'Lesson: Struggle: test, sqlite, database',
+      'Lesson evidence: 1 signal more for stop-background-servers',
+    ]);
+    expect(summary).toMatch(
+      /^## harness reflect\n\nRead 12 signals of the 12 under `\.harness\/knowledge\/signals\/` on `master`\.\n\nFound 2 lessons to propose:\n- new lesson \*\*Struggle: test, sqlite, database\*\*/,
+    );
+    expect(github.fileAt(github.pullRequests[0]!.head, '.harness/knowledge/lessons/testing/struggle-test-sqlite-database.lesson.md')).toContain(
+      'last_updated: "2026-03-16"',
+    );
 
     const before = github.writes().length;
     const again = await reflectNow();

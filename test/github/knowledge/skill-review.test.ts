@@ -36,7 +36,10 @@ function repository(skill = SKILL): FakeGitHub {
   github.branches.set('master', BASE);
   github.branches.set(`harness/knowledge/skill/${NAME}`, HEAD);
   github.pullFiles.set(PR, [PATH]);
-  github.pulls.set(PR, { base: { ref: 'master', full_name: 'Codertocat/Hello-World' }, head: { ref: `harness/knowledge/skill/${NAME}`, full_name: 'Codertocat/Hello-World' } });
+  github.pulls.set(PR, {
+    base: { ref: 'master', full_name: 'Codertocat/Hello-World' },
+    head: { ref: `harness/knowledge/skill/${NAME}`, full_name: 'Codertocat/Hello-World' },
+  });
   github.roles.set('Codertocat', 'write');
   github.roles.set('passerby', 'read');
   github.install();
@@ -95,7 +98,14 @@ describe('a skill pull request closed', () => {
     const github = repository();
     github.comments.push(
       { id: 1, issue: PR, body: 'Looks good to me', userType: 'User', login: 'passerby', created_at: '2026-11-20T09:58:00Z' },
-      { id: 2, issue: PR, body: 'We retry in the gateway already; a skill for it would mislead agents.', userType: 'User', login: 'Codertocat', created_at: '2026-11-20T09:59:00Z' },
+      {
+        id: 2,
+        issue: PR,
+        body: 'We retry in the gateway already; a skill for it would mislead agents.',
+        userType: 'User',
+        login: 'Codertocat',
+        created_at: '2026-11-20T09:59:00Z',
+      },
       { id: 3, issue: PR, body: 'Nice!', userType: 'User', login: 'passerby', created_at: '2026-11-20T09:59:30Z' },
     );
 
@@ -128,7 +138,14 @@ describe('a skill pull request closed', () => {
     it(`closed by ${closer.login}, who may close but not review: no rejection, nothing archived (issue 36)`, async () => {
       const github = repository();
       github.roles.set('triager', 'triage');
-      github.comments.push({ id: 1, issue: PR, body: 'Useless skill, archive it forever.', userType: closer.type, login: closer.login, created_at: '2026-11-20T09:59:00Z' });
+      github.comments.push({
+        id: 1,
+        issue: PR,
+        body: 'Useless skill, archive it forever.',
+        userType: closer.type,
+        login: closer.login,
+        created_at: '2026-11-20T09:59:00Z',
+      });
       const event = closed(false) as { payload: PullPayload & { sender: Record<string, unknown> } };
       Object.assign(event.payload.sender, closer);
 
@@ -175,6 +192,9 @@ describe('the harness / knowledge check', () => {
     const secretLine = broken.split('\n').findIndex((l) => l.includes(key)) + 1;
     expect(notes.find((a) => a.title === 'secret')).toMatchObject({ start_line: secretLine, annotation_level: 'failure' });
     expect(notes.some((a) => /Anti-patterns/.test(a.message) && a.annotation_level === 'failure')).toBe(true);
-    expect(github.log().filter((l) => l.includes('/check-runs'))).toEqual([`GET ${R}/commits/${HEAD}/check-runs?check_name=${KNOWLEDGE_CHECK}`, `POST ${R}/check-runs`]);
+    expect(github.log().filter((l) => l.includes('/check-runs'))).toEqual([
+      `GET ${R}/commits/${HEAD}/check-runs?check_name=${KNOWLEDGE_CHECK}`,
+      `POST ${R}/check-runs`,
+    ]);
   });
 });

@@ -190,7 +190,16 @@ describe('a phase verification claimed, then a crash', () => {
 
   it('a phase dispatched before these records existed (its check run there, completed) is recorded once, not dispatched again', async () => {
     const github = claimedPhase(LONG_AGO);
-    github.checkRuns.push({ id: 5, name: 'harness / phase 01', head_sha: BASE, external_id: `${SPEC}/phase-01`, status: 'completed', conclusion: 'success', output: { title: null, summary: null, text: null }, annotations: [] });
+    github.checkRuns.push({
+      id: 5,
+      name: 'harness / phase 01',
+      head_sha: BASE,
+      external_id: `${SPEC}/phase-01`,
+      status: 'completed',
+      conclusion: 'success',
+      output: { title: null, summary: null, text: null },
+      annotations: [],
+    });
 
     await testProbot().receive(round());
 

@@ -23,7 +23,10 @@ function repository(): FakeGitHub {
   github.commit(BASE, { 'README.md': '# Hello\n' });
   github.branches.set('master', BASE);
   github.roles.set('Codertocat', 'write');
-  for (const [n, plan, status] of [[11, '01-01', 'running'], [12, '01-02', 'ready']] as const) {
+  for (const [n, plan, status] of [
+    [11, '01-01', 'running'],
+    [12, '01-02', 'ready'],
+  ] as const) {
     github.issues.push({
       id: 9000 + n,
       number: n,
@@ -56,7 +59,10 @@ describe('rounds on unchanged issues', () => {
     await testProbot().receive(round('second'));
 
     const reads = github.requests.slice(before).map((r, i) => `${r.method} ${r.url} ${github.statuses[before + i]}`);
-    expect(reads).toEqual([`GET ${R}/contents/.github/harness.yml 304`, `GET ${R}/issues?labels=harness:plan,spec:${SPEC}&state=all&direction=asc&per_page=100 304`]);
+    expect(reads).toEqual([
+      `GET ${R}/contents/.github/harness.yml 304`,
+      `GET ${R}/issues?labels=harness:plan,spec:${SPEC}&state=all&direction=asc&per_page=100 304`,
+    ]);
   });
 
   it('read in full what changed meanwhile, and act on it', async () => {
@@ -73,7 +79,7 @@ describe('rounds on unchanged issues', () => {
 });
 
 describe("a round's workers and GitHub's content limits", () => {
-  it('books the plan PR each dispatched worker will open in the App\'s content hour: App and workers keep the limit together', async () => {
+  it("books the plan PR each dispatched worker will open in the App's content hour: App and workers keep the limit together", async () => {
     const github = repository();
     github.planStatus(11, 'failed');
     await testProbot().receive(round('content-booked'));

@@ -67,7 +67,7 @@ describe('a plan issue someone took the labels off', () => {
     expect(github.dispatches).toEqual([]);
   });
 
-  it('once the hidden plan is done by the App\'s record, the phase is complete and its verification dispatched once', async () => {
+  it("once the hidden plan is done by the App's record, the phase is complete and its verification dispatched once", async () => {
     const github = repository(['phase:01']);
     const hidden = github.issue(12);
     hidden.body = hidden.body!.replace(' status=running', ' verified=43 status=verified');

@@ -26,7 +26,8 @@ afterEach(() => nock.cleanAll());
 function storeFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   for (const entry of readdirSync(STORE, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files[`.harness/knowledge/${relative(STORE, join(entry.parentPath, entry.name))}`] = readFileSync(join(entry.parentPath, entry.name), 'utf8');
+    if (entry.isFile())
+      files[`.harness/knowledge/${relative(STORE, join(entry.parentPath, entry.name))}`] = readFileSync(join(entry.parentPath, entry.name), 'utf8');
   }
   return files;
 }
@@ -61,7 +62,10 @@ function repository(config: string, plans: [string, boolean][]): FakeGitHub {
 }
 
 function phasePassed(phase = '01') {
-  const payload = webhookExample<Record<string, Record<string, unknown>>>('workflow_run', (p) => p.action === 'completed' && (p.workflow_run as { status: string }).status === 'completed');
+  const payload = webhookExample<Record<string, Record<string, unknown>>>(
+    'workflow_run',
+    (p) => p.action === 'completed' && (p.workflow_run as { status: string }).status === 'completed',
+  );
   payload.repository = webhookExample<Record<string, Record<string, unknown>>>('check_run').repository!;
   Object.assign(payload.workflow_run!, {
     path: '.github/workflows/harness-worker.yml',
@@ -117,14 +121,16 @@ describe('reflection when a phase passes its verification', () => {
   });
 
   it('neither: no reflection at all', async () => {
-    const github = repository('knowledge:\n  reflect: { on_phase: false, on_spec: false }\n  skills: { extract: { verification: false } }\n', [['01-01', true]]);
+    const github = repository('knowledge:\n  reflect: { on_phase: false, on_spec: false }\n  skills: { extract: { verification: false } }\n', [
+      ['01-01', true],
+    ]);
     await testProbot().receive(phasePassed());
     expect(github.log()).not.toContain(`GET ${R}/contents/.harness/knowledge?ref=master`);
   });
 });
 
 describe('skills when a phase passes its verification', () => {
-  it('judges the phase\'s plans\' candidates from the spec\'s signals branch and opens a PR for the skill extracted, once', async () => {
+  it("judges the phase's plans' candidates from the spec's signals branch and opens a PR for the skill extracted, once", async () => {
     const github = repository('knowledge:\n  reflect: { on_phase: false, on_spec: false }\n', [
       ['01-01', true],
       ['01-02', true],
@@ -144,8 +150,11 @@ describe('skills when a phase passes its verification', () => {
     expect(skills[0]!.body).toContain('PASS trigger-clarity');
   });
 
-  it('extracts nothing for another phase\'s plans', async () => {
-    const github = repository('knowledge:\n  reflect: { on_phase: false, on_spec: false }\n', [['01-01', true], ['02-01', false]]);
+  it("extracts nothing for another phase's plans", async () => {
+    const github = repository('knowledge:\n  reflect: { on_phase: false, on_spec: false }\n', [
+      ['01-01', true],
+      ['02-01', false],
+    ]);
     const signals = Object.fromEntries(repairSet({ plan: '02-01' }).map((f) => [`.harness/knowledge/${f.path}`, f.text]));
     github.commit('5157a15000000000000000000000000000000003', { 'README.md': '# Hello\n', ...storeFiles(), ...signals }, [BASE]);
     github.branches.set(`harness/knowledge/signal/${SPEC}`, '5157a15000000000000000000000000000000003');

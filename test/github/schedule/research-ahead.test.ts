@@ -95,7 +95,10 @@ describe('research ahead in a scheduling round', () => {
       const off = repository(config);
       await round();
       expect(researchDispatches(off), config).toEqual([]);
-      expect(off.log().some((r) => r.includes('matching-refs/heads/harness/SPC-001/research-')), config).toBe(false);
+      expect(
+        off.log().some((r) => r.includes('matching-refs/heads/harness/SPC-001/research-')),
+        config,
+      ).toBe(false);
       nock.cleanAll();
     }
   });
@@ -108,7 +111,15 @@ describe('research ahead on the worker', () => {
   async function setup(extra: Record<string, string> = {}) {
     const command = [JSON.stringify(process.execPath), JSON.stringify(join(FIXTURES, 'agents', 'planning-agent.mjs'))].join(' ');
     const config = `agent: script\nplanning:\n  agent: command\n  research_ahead: true\nagents:\n  command:\n    command: ${JSON.stringify(command)}\n`;
-    const repo = await workerRepo({ '.github/harness.yml': config, [`${SPEC_DIR}/SPEC.md`]: `---\nid: ${SPEC}\ntitle: Notes\n---\n\n# Notes\n`, [`${SPEC_DIR}/ROADMAP.md`]: ROADMAP, ...extra }, `harness/${SPEC}/research-02`);
+    const repo = await workerRepo(
+      {
+        '.github/harness.yml': config,
+        [`${SPEC_DIR}/SPEC.md`]: `---\nid: ${SPEC}\ntitle: Notes\n---\n\n# Notes\n`,
+        [`${SPEC_DIR}/ROADMAP.md`]: ROADMAP,
+        ...extra,
+      },
+      `harness/${SPEC}/research-02`,
+    );
     const github = new FakeGitHub();
     // GitHub's refs are the remote's: what the worker pushed is there when it asks for a pull request.
     github.beforeServe = () => {
@@ -130,13 +141,17 @@ describe('research ahead on the worker', () => {
     return { repo, github, outcome };
   }
 
-  it('writes the phase\'s research document on the claim branch and opens its pull request', async () => {
+  it("writes the phase's research document on the claim branch and opens its pull request", async () => {
     const { repo, github, outcome } = await setup();
     expect(outcome.failure).toBeUndefined();
     expect(outcome.result).toBe('verified');
     expect(git(repo.remote, 'log', '-1', '--format=%s', `refs/heads/harness/${SPEC}/research-02`)).toBe(`plan ${SPEC}: research for phase 02`);
-    expect(git(repo.remote, 'diff', '--name-only', `${repo.base}..refs/heads/harness/${SPEC}/research-02`)).toBe(`${SPEC_DIR}/planning/research/phase-02-research.md`);
-    expect(github.pullRequests).toEqual([expect.objectContaining({ head: `harness/${SPEC}/research-02`, base: 'master', title: `Research ahead: ${SPEC} phase 02` })]);
+    expect(git(repo.remote, 'diff', '--name-only', `${repo.base}..refs/heads/harness/${SPEC}/research-02`)).toBe(
+      `${SPEC_DIR}/planning/research/phase-02-research.md`,
+    );
+    expect(github.pullRequests).toEqual([
+      expect.objectContaining({ head: `harness/${SPEC}/research-02`, base: 'master', title: `Research ahead: ${SPEC} phase 02` }),
+    ]);
   });
 
   it('leaves a phase alone when the base has its research already', async () => {

@@ -105,7 +105,18 @@ function planIssue(p: PlanFixture) {
     state_reason: p.closed ?? null,
     user: { login: 'harness[bot]', type: 'Bot' },
     labels: labels(p).map((name) => ({ name })),
-    body: [`<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef${records(p)} -->`, `**Spec** [${SPEC} Notes](${WEB}/blob/master/docs/specs/${SPEC}/SPEC.md) · **Phase** ${p.plan.slice(0, 2)} Core · **Plan** [\`${p.plan}-PLAN.md\`](#)`, '', '<details><summary>The plan</summary>', '', '```markdown', planText(p), '```', '', '</details>'].join('\n'),
+    body: [
+      `<!-- harness:plan ${SPEC}/${p.plan} hash=0123456789abcdef${records(p)} -->`,
+      `**Spec** [${SPEC} Notes](${WEB}/blob/master/docs/specs/${SPEC}/SPEC.md) · **Phase** ${p.plan.slice(0, 2)} Core · **Plan** [\`${p.plan}-PLAN.md\`](#)`,
+      '',
+      '<details><summary>The plan</summary>',
+      '',
+      '```markdown',
+      planText(p),
+      '```',
+      '',
+      '</details>',
+    ].join('\n'),
   };
 }
 
@@ -140,7 +151,11 @@ function mockStatusWrite(scope: nock.Scope, p: PlanFixture, to: StatusValue, bod
 
 /** What PATCH /issues/{n} answers; the app reads nothing from it but its shape. */
 function issueReply(p: PlanFixture) {
-  return (_uri: string, body: Record<string, unknown>) => ({ ...planIssue(p), ...body, labels: ((body.labels as string[] | undefined) ?? labels(p)).map((name) => ({ name })) });
+  return (_uri: string, body: Record<string, unknown>) => ({
+    ...planIssue(p),
+    ...body,
+    labels: ((body.labels as string[] | undefined) ?? labels(p)).map((name) => ({ name })),
+  });
 }
 
 /**
@@ -163,8 +178,14 @@ function mockConfig(scope: nock.Scope, slots: number, more = ''): void {
 
 function mockIssues(scope: nock.Scope, plans: PlanFixture[]): void {
   // Plan issues are the App's own, told by its login (plan-issues.ts): asked once per App process.
-  scope.post('/graphql', { query: 'query { viewer { login } }' }).optionally().reply(200, { data: { viewer: { login: 'harness[bot]' } } });
-  scope.get(`${R}/issues`).query({ labels: `harness:plan,spec:${SPEC}`, state: 'all', direction: 'asc', per_page: '100' }).reply(200, plans.map(planIssue));
+  scope
+    .post('/graphql', { query: 'query { viewer { login } }' })
+    .optionally()
+    .reply(200, { data: { viewer: { login: 'harness[bot]' } } });
+  scope
+    .get(`${R}/issues`)
+    .query({ labels: `harness:plan,spec:${SPEC}`, state: 'all', direction: 'asc', per_page: '100' })
+    .reply(200, plans.map(planIssue));
 }
 
 /**
@@ -174,7 +195,10 @@ function mockIssues(scope: nock.Scope, plans: PlanFixture[]): void {
 function mockStatusComment(scope: nock.Scope): { written: string } {
   const bot = { type: 'Bot', login: 'harness[bot]' };
   const comment = { written: '' };
-  scope.get(`${R}/issues/7/comments`).query({ per_page: '100' }).reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
+  scope
+    .get(`${R}/issues/7/comments`)
+    .query({ per_page: '100' })
+    .reply(200, [{ id: 70, user: bot, body: `<!-- harness:status ${SPEC} -->\nold` }]);
   scope.patch(`${R}/issues/comments/70`, (b) => ((comment.written = b.body), true)).reply(200, { id: 70, user: bot, body: '' });
   return comment;
 }
@@ -193,7 +217,17 @@ function mockDispatch(scope: nock.Scope, p: PlanFixture, bodies: Record<string, 
     .post(`${R}/git/refs`, (b) => keep('', b) && b.ref === `refs/heads/harness/${SPEC}/${p.plan}`)
     .reply(201, { ref: `refs/heads/harness/${SPEC}/${p.plan}`, object: { sha: BASE_SHA } });
   scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, (b) => keep('', b) && b.inputs?.plan === p.plan).reply(204);
-  scope.post(`${R}/check-runs`, (b) => keep('', b) && b.name === `harness / plan ${p.plan}`).reply(201, { id: 500 + p.number, name: `harness / plan ${p.plan}`, head_sha: BASE_SHA, external_id: `${SPEC}/${p.plan}`, status: 'queued', conclusion: null, output: { title: null, summary: null, annotations_count: 0 } });
+  scope
+    .post(`${R}/check-runs`, (b) => keep('', b) && b.name === `harness / plan ${p.plan}`)
+    .reply(201, {
+      id: 500 + p.number,
+      name: `harness / plan ${p.plan}`,
+      head_sha: BASE_SHA,
+      external_id: `${SPEC}/${p.plan}`,
+      status: 'queued',
+      conclusion: null,
+      output: { title: null, summary: null, annotations_count: 0 },
+    });
   mockStatusWrite(scope, p, 'running', bodies);
 }
 
@@ -206,7 +240,10 @@ function checkCompleted(plan = '01-09') {
 }
 
 function workerRunCompleted(plan: string, conclusion: string) {
-  const payload = webhookExample<Record<string, Record<string, unknown>>>('workflow_run', (p) => p.action === 'completed' && (p.workflow_run as { status: string }).status === 'completed');
+  const payload = webhookExample<Record<string, Record<string, unknown>>>(
+    'workflow_run',
+    (p) => p.action === 'completed' && (p.workflow_run as { status: string }).status === 'completed',
+  );
   // The example's run lives in another repository than the other examples: one repository for all.
   payload.repository = webhookExample<Record<string, Record<string, unknown>>>('check_run').repository!;
   Object.assign(payload.workflow_run!, {
@@ -230,7 +267,8 @@ function planMerged(plan: string) {
 
 /** The worker's unfinished runs, as GET …/runs lists them by status: none. */
 function noWorkerRuns(scope: nock.Scope): void {
-  for (const status of ['queued', 'in_progress']) scope.get(`${R}/actions/workflows/harness-worker.yml/runs`).query({ status, per_page: '100' }).reply(200, { total_count: 0, workflow_runs: [] });
+  for (const status of ['queued', 'in_progress'])
+    scope.get(`${R}/actions/workflows/harness-worker.yml/runs`).query({ status, per_page: '100' }).reply(200, { total_count: 0, workflow_runs: [] });
 }
 
 describe('a scheduling round', () => {
@@ -307,7 +345,14 @@ describe('a scheduling round', () => {
 
     await testProbot().receive(checkCompleted());
 
-    expect(log.slice(3)).toEqual(['POST /git/refs', 'POST /actions/workflows/harness-worker.yml/dispatches', 'POST /check-runs', 'PATCH /issues/11', 'POST /issues/11/labels', 'DELETE /issues/11/labels/status:ready']);
+    expect(log.slice(3)).toEqual([
+      'POST /git/refs',
+      'POST /actions/workflows/harness-worker.yml/dispatches',
+      'POST /check-runs',
+      'PATCH /issues/11',
+      'POST /issues/11/labels',
+      'DELETE /issues/11/labels/status:ready',
+    ]);
     expect(bodies).toEqual([
       { ref: `refs/heads/harness/${SPEC}/01-01`, sha: BASE_SHA },
       { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'false', running: '1' }, return_run_details: true },
@@ -317,7 +362,10 @@ describe('a scheduling round', () => {
         status: 'queued',
         external_id: `${SPEC}/01-01`,
         details_url: `${WEB}/issues/11`,
-        output: { title: 'Worker dispatched', summary: `harness dispatched the worker for plan 01-01 of ${SPEC} on the branch \`harness/${SPEC}/01-01\`. Its issue is #11.` },
+        output: {
+          title: 'Worker dispatched',
+          summary: `harness dispatched the worker for plan 01-01 of ${SPEC} on the branch \`harness/${SPEC}/01-01\`. Its issue is #11.`,
+        },
         actions: [{ label: 'Abort', description: 'Cancel the worker; the plan fails', identifier: 'abort' }],
       },
       // The record first: status=running on the marker line, the rest of the body as it was.
@@ -328,7 +376,7 @@ describe('a scheduling round', () => {
     expect(scope.pendingMocks()).toEqual([]);
   });
 
-  it('refreshes the spec PR\'s status comment the issues record, with the statuses the round left, and only when it changed', async () => {
+  it("refreshes the spec PR's status comment the issues record, with the statuses the round left, and only when it changed", async () => {
     const plans: PlanFixture[] = [
       { number: 11, plan: '01-01', status: 'ready', pr: 7 },
       { number: 12, plan: '01-02', status: 'blocked', needs: ['01-01'], pr: 7 },
@@ -353,14 +401,14 @@ describe('a scheduling round', () => {
     expect(scope.pendingMocks()).toEqual([]);
   });
 
-  it("draws in the status comment where the time and the money went, from the runs the workers recorded on the plan issues", async () => {
+  it('draws in the status comment where the time and the money went, from the runs the workers recorded on the plan issues', async () => {
     const plans: PlanFixture[] = [
       { number: 11, plan: '01-01', status: 'failed', pr: 7, runs: '4242.1:1796461200:600:45:30-480:480-590:f:claude:0.42:7:1200:80' },
       { number: 12, plan: '01-02', status: 'blocked', needs: ['01-01'], pr: 7 },
     ];
     mockConfig(scope, 4);
     mockIssues(scope, plans);
-        const comment = mockStatusComment(scope);
+    const comment = mockStatusComment(scope);
 
     await testProbot().receive(checkCompleted());
 
@@ -401,7 +449,9 @@ describe('a scheduling round', () => {
       const reason = `spec ${SPEC} has spent $1.10, at its cap of $1.00 (budget.per_spec_usd in .github/harness.yml): no new plan of it starts; raise budget.per_spec_usd to go on`;
       expect(written).toEqual([
         { body: held.body },
-        { body: `<!-- harness:held ${SPEC}/01-03 -->\n⏸️ **01-03 is ready and waits at the spend cap:** ${reason}. It starts once a writer raises \`budget.per_spec_usd\` in \`.github/harness.yml\` on the default branch.` },
+        {
+          body: `<!-- harness:held ${SPEC}/01-03 -->\n⏸️ **01-03 is ready and waits at the spend cap:** ${reason}. It starts once a writer raises \`budget.per_spec_usd\` in \`.github/harness.yml\` on the default branch.`,
+        },
       ]);
       expect(held.body.split('\n')[0]).toBe(`<!-- harness:plan ${SPEC}/01-03 hash=0123456789abcdef pr=7 status=queued held=per_spec_usd -->`);
       expect(comment.written).toContain(`> ⏸️ Spend cap: ${reason}`);
@@ -434,7 +484,14 @@ describe('a scheduling round', () => {
 
       await testProbot().receive(checkCompleted());
 
-      expect(log.slice(3)).toEqual(['POST /git/refs', 'POST /actions/workflows/harness-worker.yml/dispatches', 'POST /check-runs', 'PATCH /issues/11', 'POST /issues/11/labels', 'DELETE /issues/11/labels/status:ready']);
+      expect(log.slice(3)).toEqual([
+        'POST /git/refs',
+        'POST /actions/workflows/harness-worker.yml/dispatches',
+        'POST /check-runs',
+        'PATCH /issues/11',
+        'POST /issues/11/labels',
+        'DELETE /issues/11/labels/status:ready',
+      ]);
       expect(bodies[3]).toEqual({ body: planIssue({ ...plan, held: undefined }).body.replace('status=queued', 'status=running') });
       expect(scope.pendingMocks()).toEqual([]);
     });
@@ -445,7 +502,10 @@ describe('a scheduling round', () => {
         { number: 12, plan: '01-02', status: 'ready', pr: 7 },
       ];
       const endedAt = Math.floor(Date.now() / 1000 - 5 * 3600);
-      const other = { ...planIssue({ number: 40, plan: '01-01', status: 'verified', closed: 'completed' }), body: `<!-- harness:plan SPC-999/01-01 status=verified runs=88.1:${endedAt - 600}:600:::30-500:v:codex:1.8::: -->\nThe other spec.` };
+      const other = {
+        ...planIssue({ number: 40, plan: '01-01', status: 'verified', closed: 'completed' }),
+        body: `<!-- harness:plan SPC-999/01-01 status=verified runs=88.1:${endedAt - 600}:600:::30-500:v:codex:1.8::: -->\nThe other spec.`,
+      };
       mockConfig(scope, 4, 'budget: { per_day_usd: 2 }\n');
       mockIssues(scope, plans);
       let since = '';
@@ -465,7 +525,9 @@ describe('a scheduling round', () => {
       const frees = new Date((endedAt + 24 * 3600) * 1000).toISOString();
       const reason = `the repository has spent $2.30 in the last 24 hours, at its cap of $2.00 (budget.per_day_usd in .github/harness.yml): no new plan starts until ${frees}, or raise budget.per_day_usd to go on now`;
       expect(comment.written).toContain(`> ⏸️ Spend cap: ${reason}`);
-      expect(note).toBe(`<!-- harness:held ${SPEC}/01-02 -->\n⏸️ **01-02 is ready and waits at the spend cap:** ${reason}. It starts at the first scheduling round after the window frees at ${frees} (a worker finishing, a merge, any \`/harness execute\`), or as soon as a writer raises \`budget.per_day_usd\` in \`.github/harness.yml\` on the default branch.`);
+      expect(note).toBe(
+        `<!-- harness:held ${SPEC}/01-02 -->\n⏸️ **01-02 is ready and waits at the spend cap:** ${reason}. It starts at the first scheduling round after the window frees at ${frees} (a worker finishing, a merge, any \`/harness execute\`), or as soon as a writer raises \`budget.per_day_usd\` in \`.github/harness.yml\` on the default branch.`,
+      );
       expect(scope.pendingMocks()).toEqual([]);
     });
   });
@@ -475,10 +537,15 @@ describe('a scheduling round', () => {
     mockConfig(scope, 4);
     mockIssues(scope, [{ number: 11, plan: '01-01', status: 'ready' }]);
     mockBaseHead(scope);
-    scope.post(`${R}/git/refs`).reply(422, { message: 'Reference already exists', documentation_url: 'https://docs.github.com/rest/git/refs#create-a-reference', status: '422' });
+    scope
+      .post(`${R}/git/refs`)
+      .reply(422, { message: 'Reference already exists', documentation_url: 'https://docs.github.com/rest/git/refs#create-a-reference', status: '422' });
     // Whose claim? No worker runs for the plan, and the branch was created just now: a delivery at work, left alone.
     noWorkerRuns(scope);
-    scope.get(`${R}/activity`).query({ ref: `refs/heads/harness/${SPEC}/01-01`, activity_type: 'branch_creation', direction: 'desc', per_page: '1' }).reply(200, [{ id: 1, ref: `refs/heads/harness/${SPEC}/01-01`, timestamp: new Date().toISOString(), activity_type: 'branch_creation' }]);
+    scope
+      .get(`${R}/activity`)
+      .query({ ref: `refs/heads/harness/${SPEC}/01-01`, activity_type: 'branch_creation', direction: 'desc', per_page: '1' })
+      .reply(200, [{ id: 1, ref: `refs/heads/harness/${SPEC}/01-01`, timestamp: new Date().toISOString(), activity_type: 'branch_creation' }]);
 
     await testProbot().receive(checkCompleted());
 
@@ -509,7 +576,18 @@ describe('a scheduling round', () => {
     noWorkerRuns(scope);
     scope.get(`${R}/activity`).query(true).reply(200, []);
     scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`).once().reply(204);
-    scope.post(`${R}/check-runs`).once().reply(201, { id: 1, name: 'harness / plan 01-01', head_sha: BASE_SHA, external_id: null, status: 'queued', conclusion: null, output: { title: null, summary: null, annotations_count: 0 } });
+    scope
+      .post(`${R}/check-runs`)
+      .once()
+      .reply(201, {
+        id: 1,
+        name: 'harness / plan 01-01',
+        head_sha: BASE_SHA,
+        external_id: null,
+        status: 'queued',
+        conclusion: null,
+        output: { title: null, summary: null, annotations_count: 0 },
+      });
     mockStatusWrite(scope, plan, 'running');
 
     const probot = testProbot();
@@ -568,7 +646,13 @@ describe('a scheduling round', () => {
     scope.get(`${R}/issues`).query({ creator: 'harness[bot]', state: 'all', direction: 'asc', per_page: '100' }).reply(200, plans.map(planIssue));
     mockBaseHead(scope);
     scope.post(`${R}/git/refs`, { ref: `refs/heads/harness/${SPEC}/phase-01`, sha: BASE_SHA }).reply(201, {});
-    scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: 'phase-01', resume: 'false' }, return_run_details: true }).reply(204);
+    scope
+      .post(`${R}/actions/workflows/harness-worker.yml/dispatches`, {
+        ref: 'master',
+        inputs: { spec: SPEC, plan: 'phase-01', resume: 'false' },
+        return_run_details: true,
+      })
+      .reply(204);
     scope
       .post(`${R}/check-runs`, {
         name: 'harness / phase 01',
@@ -576,10 +660,21 @@ describe('a scheduling round', () => {
         status: 'queued',
         external_id: `${SPEC}/phase-01`,
         details_url: `${WEB}/issues?q=${encodeURIComponent(`is:issue label:"spec:${SPEC}" label:"phase:01"`)}`,
-        output: { title: 'Worker dispatched', summary: `harness dispatched the worker for the verification of phase 01 of ${SPEC} on the branch \`harness/${SPEC}/phase-01\`.` },
+        output: {
+          title: 'Worker dispatched',
+          summary: `harness dispatched the worker for the verification of phase 01 of ${SPEC} on the branch \`harness/${SPEC}/phase-01\`.`,
+        },
         actions: [],
       })
-      .reply(201, { id: 9, name: 'harness / phase 01', head_sha: BASE_SHA, external_id: null, status: 'queued', conclusion: null, output: { title: null, summary: null, annotations_count: 0 } });
+      .reply(201, {
+        id: 9,
+        name: 'harness / phase 01',
+        head_sha: BASE_SHA,
+        external_id: null,
+        status: 'queued',
+        conclusion: null,
+        output: { title: null, summary: null, annotations_count: 0 },
+      });
 
     await testProbot().receive(checkCompleted());
     expect(log).toEqual([
@@ -597,13 +692,15 @@ describe('a scheduling round', () => {
     // The next round finds the phase branch and leaves the phase alone.
     mockConfig(scope, 4);
     mockIssues(scope, plans);
-    scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
+    scope
+      .get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`)
+      .reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
     await testProbot().receive(checkCompleted());
     expect(scope.pendingMocks()).toEqual([]);
   });
 });
 
-describe('a plan paused at the model\'s usage limit', () => {
+describe("a plan paused at the model's usage limit", () => {
   let scope: nock.Scope;
   beforeEach(() => {
     scope = githubApi();
@@ -615,7 +712,10 @@ describe('a plan paused at the model\'s usage limit', () => {
   function mockResumeClaim(answer: 201 | 422): void {
     const ref = `refs/harness/plans/${SPEC}/01-01/resume/${Date.parse(paused.resumeAt!)}`;
     if (answer === 201) scope.post(`${R}/git/refs`, { ref, sha: BASE_SHA }).reply(201, { ref, object: { sha: BASE_SHA } });
-    else scope.post(`${R}/git/refs`, { ref, sha: BASE_SHA }).reply(422, { message: 'Reference already exists', documentation_url: 'https://docs.github.com/rest/git/refs#create-a-reference', status: '422' });
+    else
+      scope
+        .post(`${R}/git/refs`, { ref, sha: BASE_SHA })
+        .reply(422, { message: 'Reference already exists', documentation_url: 'https://docs.github.com/rest/git/refs#create-a-reference', status: '422' });
   }
 
   it('is resumed by the first round after its reset time: claimed by a ref of the pause, answered `continue`, dispatched with resume, recorded running with the reset time cleared', async () => {
@@ -626,7 +726,13 @@ describe('a plan paused at the model\'s usage limit', () => {
     mockBaseHead(scope);
     mockResumeClaim(201);
     scope.post(`${R}/issues/11/comments`, answer).reply(201, { id: 9, body: answer.body, user: { type: 'Bot' } });
-    scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`, { ref: 'master', inputs: { spec: SPEC, plan: '01-01', resume: 'true' }, return_run_details: true }).reply(204);
+    scope
+      .post(`${R}/actions/workflows/harness-worker.yml/dispatches`, {
+        ref: 'master',
+        inputs: { spec: SPEC, plan: '01-01', resume: 'true' },
+        return_run_details: true,
+      })
+      .reply(204);
     mockStatusWrite(scope, paused, 'running', bodies);
 
     await testProbot().receive(checkCompleted());
@@ -686,7 +792,10 @@ describe('a plan paused at the model\'s usage limit', () => {
     }
     mockResumeClaim(201);
     mockResumeClaim(422);
-    scope.post(`${R}/issues/11/comments`, answer).once().reply(201, { id: 9, body: answer.body, user: { type: 'Bot' } });
+    scope
+      .post(`${R}/issues/11/comments`, answer)
+      .once()
+      .reply(201, { id: 9, body: answer.body, user: { type: 'Bot' } });
     scope.post(`${R}/actions/workflows/harness-worker.yml/dispatches`).once().reply(204);
     mockStatusWrite(scope, paused, 'running');
 
@@ -716,7 +825,15 @@ describe('a worker run finishing', () => {
     scope = githubApi();
   });
 
-  const queuedCheck = { id: 77, name: 'harness / plan 01-01', head_sha: BASE_SHA, external_id: `${SPEC}/01-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '', annotations_count: 0 } };
+  const queuedCheck = {
+    id: 77,
+    name: 'harness / plan 01-01',
+    head_sha: BASE_SHA,
+    external_id: `${SPEC}/01-01`,
+    status: 'queued',
+    conclusion: null,
+    output: { title: 'Worker dispatched', summary: '', annotations_count: 0 },
+  };
   const dependant: PlanFixture = { number: 21, plan: '02-01', status: 'blocked', needs: ['01-01'] };
 
   it.each([
@@ -752,7 +869,10 @@ describe('a worker run finishing', () => {
     mockConfig(scope, 4, 'planning:\n  research_ahead: false\n');
     mockIssues(scope, [plan, dependant]);
     // The worker pushed nothing yet: the branch head is the claimed commit, where the check run is.
-    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [queuedCheck] });
+    scope
+      .get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`)
+      .query({ check_name: 'harness / plan 01-01' })
+      .reply(200, { total_count: 1, check_runs: [queuedCheck] });
     if (label) mockStatusWrite(scope, plan, label);
     const sent: Record<string, unknown>[] = [];
     scope.patch(`${R}/check-runs/77`, (b) => sent.push(b) > 0).reply(200, {});
@@ -784,12 +904,23 @@ describe('a worker run finishing', () => {
     // Queued as ready when its dependency merged; the phase it depends on now fails.
     const waiting: PlanFixture = { number: 21, plan: '02-01', status: 'ready', needs: ['01-01'] };
     const independent: PlanFixture = { number: 22, plan: '02-02', status: 'ready' };
-    const phaseCheck = { id: 88, name: 'harness / phase 01', head_sha: BASE_SHA, external_id: `${SPEC}/phase-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '', annotations_count: 0 } };
+    const phaseCheck = {
+      id: 88,
+      name: 'harness / phase 01',
+      head_sha: BASE_SHA,
+      external_id: `${SPEC}/phase-01`,
+      status: 'queued',
+      conclusion: null,
+      output: { title: 'Worker dispatched', summary: '', annotations_count: 0 },
+    };
     const log = recordRequests(scope);
     const sent: Record<string, unknown>[] = [];
     mockConfig(scope, 4);
     mockIssues(scope, [...merged, waiting, independent]);
-    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2Fphase-01/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
+    scope
+      .get(`${R}/commits/heads%2Fharness%2F${SPEC}%2Fphase-01/check-runs`)
+      .query({ check_name: 'harness / phase 01' })
+      .reply(200, { total_count: 1, check_runs: [phaseCheck] });
     scope.patch(`${R}/check-runs/88`, (b) => sent.push(b) > 0).reply(200, {});
     // The phase's worker ran: recorded beside its claim, which stays.
     scope.post(`${R}/git/refs`, { ref: `refs/harness/phases/${SPEC}/01/ran`, sha: BASE_SHA }).reply(201, {});
@@ -803,7 +934,9 @@ describe('a worker run finishing', () => {
     const bodies: Record<string, unknown>[] = [];
     mockDispatch(scope, independent, bodies);
     mockStatusWrite(scope, waiting, 'blocked');
-    scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
+    scope
+      .get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`)
+      .reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
 
     await testProbot().receive(workerRunCompleted('phase-01', 'failure'));
 
@@ -837,19 +970,34 @@ describe('a worker run finishing', () => {
       { number: 11, plan: '01-01', status: 'verified', closed: 'completed', extra: ['harness:phase-failed'], phaseFailed: '41' },
       { number: 12, plan: '01-02', status: 'verified', closed: 'completed', extra: ['harness:phase-failed'], phaseFailed: '41' },
     ];
-    const phaseCheck = { id: 89, name: 'harness / phase 01', head_sha: BASE_SHA, external_id: `${SPEC}/phase-01`, status: 'queued', conclusion: null, output: { title: 'Worker dispatched', summary: '', annotations_count: 0 } };
+    const phaseCheck = {
+      id: 89,
+      name: 'harness / phase 01',
+      head_sha: BASE_SHA,
+      external_id: `${SPEC}/phase-01`,
+      status: 'queued',
+      conclusion: null,
+      output: { title: 'Worker dispatched', summary: '', annotations_count: 0 },
+    };
     mockConfig(scope, 4);
     mockIssues(scope, plans);
-    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2Fphase-01/check-runs`).query({ check_name: 'harness / phase 01' }).reply(200, { total_count: 1, check_runs: [phaseCheck] });
+    scope
+      .get(`${R}/commits/heads%2Fharness%2F${SPEC}%2Fphase-01/check-runs`)
+      .query({ check_name: 'harness / phase 01' })
+      .reply(200, { total_count: 1, check_runs: [phaseCheck] });
     scope.patch(`${R}/check-runs/89`).reply(200, {});
     scope.post(`${R}/git/refs`, { ref: `refs/harness/phases/${SPEC}/01/ran`, sha: BASE_SHA }).reply(422, { message: 'Reference already exists' });
     for (const p of plans) {
       scope.patch(`${R}/issues/${p.number}`, (b: { body?: string }) => !(b.body ?? '').includes('phase_failed=')).reply(200, issueReply(p));
       scope.delete(`${R}/issues/${p.number}/labels/harness%3Aphase-failed`).reply(200, []);
     }
-    scope.get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`).reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
+    scope
+      .get(`${R}/git/matching-refs/heads%2Fharness%2F${SPEC}%2Fphase-`)
+      .reply(200, [{ ref: `refs/heads/harness/${SPEC}/phase-01`, object: { sha: BASE_SHA } }]);
     // The round leaves the spec idle: it looks for verification claims with no worker, and finds phase 01's ran.
-    scope.get(`${R}/git/matching-refs/harness%2Fphases%2F${SPEC}%2F`).reply(200, [{ ref: `refs/harness/phases/${SPEC}/01/ran`, object: { sha: BASE_SHA, type: 'commit' } }]);
+    scope
+      .get(`${R}/git/matching-refs/harness%2Fphases%2F${SPEC}%2F`)
+      .reply(200, [{ ref: `refs/harness/phases/${SPEC}/01/ran`, object: { sha: BASE_SHA, type: 'commit' } }]);
     // Its last phase passed with every plan done: the spec is verified, and reflection (on_spec by default) finds no store.
     scope.get(`${R}/contents/.harness%2Fknowledge`).query({ ref: 'master' }).reply(404);
 
@@ -858,11 +1006,14 @@ describe('a worker run finishing', () => {
     expect(scope.pendingMocks()).toEqual([]);
   });
 
-  it('puts the check run where the plan PR shows it once the worker pushed, and concludes the queued one on the claimed commit, not another spec\'s', async () => {
+  it("puts the check run where the plan PR shows it once the worker pushed, and concludes the queued one on the claimed commit, not another spec's", async () => {
     const plan: PlanFixture = { number: 11, plan: '01-01', status: 'running' };
     mockConfig(scope, 4);
     mockIssues(scope, [plan]);
-    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 0, check_runs: [] });
+    scope
+      .get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`)
+      .query({ check_name: 'harness / plan 01-01' })
+      .reply(200, { total_count: 0, check_runs: [] });
     scope.get(`${R}/git/ref/heads%2Fharness%2F${SPEC}%2F01-01`).reply(200, { ref: `refs/heads/harness/${SPEC}/01-01`, object: { sha: PUSHED_SHA } });
     mockStatusWrite(scope, plan, 'verified');
     scope
@@ -879,7 +1030,10 @@ describe('a worker run finishing', () => {
       .reply(201, { ...queuedCheck, id: 78, head_sha: PUSHED_SHA, status: 'completed', conclusion: 'success' });
     // Another spec's plan 01-01 was claimed at the same commit: its check run has the same name.
     const otherSpecs = { ...queuedCheck, id: 99, external_id: 'SPC-002/01-01' };
-    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 2, check_runs: [otherSpecs, queuedCheck] });
+    scope
+      .get(`${R}/commits/${BASE_SHA}/check-runs`)
+      .query({ check_name: 'harness / plan 01-01' })
+      .reply(200, { total_count: 2, check_runs: [otherSpecs, queuedCheck] });
     scope.patch(`${R}/check-runs/77`, (b) => b.conclusion === 'success').reply(200, {});
 
     await testProbot().receive(workerRunCompleted('01-01', 'success'));
@@ -905,7 +1059,10 @@ describe('a worker run finishing', () => {
     // Retried: ready again, claim deleted, and (slots free) the round starts the new attempt.
     const plan: PlanFixture = { number: 11, plan: '01-01', status: 'ready' };
     mockIssues(scope, [plan]);
-    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(422, { message: 'No commit found for SHA: heads/harness/SPC-001/01-01' });
+    scope
+      .get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`)
+      .query({ check_name: 'harness / plan 01-01' })
+      .reply(422, { message: 'No commit found for SHA: heads/harness/SPC-001/01-01' });
     mockBaseHead(scope);
     mockDispatch(scope, plan, []);
 
@@ -919,10 +1076,23 @@ describe('a worker run finishing', () => {
     mockConfig(scope, 4);
     mockIssues(scope, [plan]);
     // The worker's own, final, on the pushed head (a GITHUB_TOKEN job's); the App's, still queued, on the claimed commit.
-    const workers = { ...queuedCheck, id: 501, head_sha: PUSHED_SHA, status: 'completed', conclusion: 'success', output: { title: 'Verified', summary: 'Cost: $0.42', annotations_count: 0 } };
-    scope.get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [workers] });
+    const workers = {
+      ...queuedCheck,
+      id: 501,
+      head_sha: PUSHED_SHA,
+      status: 'completed',
+      conclusion: 'success',
+      output: { title: 'Verified', summary: 'Cost: $0.42', annotations_count: 0 },
+    };
+    scope
+      .get(`${R}/commits/heads%2Fharness%2F${SPEC}%2F01-01/check-runs`)
+      .query({ check_name: 'harness / plan 01-01' })
+      .reply(200, { total_count: 1, check_runs: [workers] });
     mockStatusWrite(scope, plan, 'verified');
-    scope.get(`${R}/commits/${BASE_SHA}/check-runs`).query({ check_name: 'harness / plan 01-01' }).reply(200, { total_count: 1, check_runs: [queuedCheck] });
+    scope
+      .get(`${R}/commits/${BASE_SHA}/check-runs`)
+      .query({ check_name: 'harness / plan 01-01' })
+      .reply(200, { total_count: 1, check_runs: [queuedCheck] });
     scope.patch(`${R}/check-runs/77`, (b) => b.conclusion === 'success').reply(200, {});
 
     await testProbot().receive(workerRunCompleted('01-01', 'success'));
@@ -931,7 +1101,7 @@ describe('a worker run finishing', () => {
     expect(scope.pendingMocks()).toEqual([]);
   });
 
-  it('reads a workflow_run payload without `path` (older deliveries) by the workflow\'s name, without crashing', async () => {
+  it("reads a workflow_run payload without `path` (older deliveries) by the workflow's name, without crashing", async () => {
     mockConfig(scope, 4);
     const plan: PlanFixture = { number: 11, plan: '01-01', status: 'verified' };
     mockIssues(scope, [plan, dependant]);
@@ -1032,7 +1202,11 @@ describe('the round decision (pure)', () => {
     // Plan order alone: 01-01 and 01-02 first, 01-03 after them (90 minutes of timeouts); the 60-minute plan first ends at 60.
     expect(planRound({ spec: SPEC, slots: 2, issues: three }).dispatch.map((p) => p.plan)).toEqual(['01-01', '01-02']);
     const order = roundOrder(SPEC, three, 2);
-    expect(planRound({ spec: SPEC, slots: 2, issues: three, ...(order ? { order } : {}) }).dispatch.map((p) => p.plan).sort()).toEqual(['01-01', '01-03']);
+    expect(
+      planRound({ spec: SPEC, slots: 2, issues: three, ...(order ? { order } : {}) })
+        .dispatch.map((p) => p.plan)
+        .sort(),
+    ).toEqual(['01-01', '01-03']);
   });
 
   it('ranks a spec larger than its issue window whole: the plan that heads a chain into later phases goes first, which the window alone cannot see', () => {
@@ -1055,12 +1229,20 @@ describe('the round decision (pure)', () => {
     const seen = roundOrder(SPEC, window, 2)!;
     const ranked = specOrder(whole, 2)!;
     // Seen alone, the window's longest plans go first, and the chain starts an hour late; ranked whole, it starts at once.
-    expect(planRound({ spec: SPEC, slots: 2, issues: window, order: seen }).dispatch.map((p) => p.plan).sort()).toEqual(['01-02', '01-03']);
+    expect(
+      planRound({ spec: SPEC, slots: 2, issues: window, order: seen })
+        .dispatch.map((p) => p.plan)
+        .sort(),
+    ).toEqual(['01-02', '01-03']);
     expect(planRound({ spec: SPEC, slots: 2, issues: window, order: ranked }).dispatch.map((p) => p.plan)).toContain('01-01');
   });
 
   it("keys a round's order by what it depends on: statuses change nothing, a plan's text (its hash) or needs do", () => {
-    const at = (status: PlanFixture['status'], needs: string[] = []) => issues([{ number: 11, plan: '01-01', status }, { number: 12, plan: '01-02', status: 'ready', needs }]);
+    const at = (status: PlanFixture['status'], needs: string[] = []) =>
+      issues([
+        { number: 11, plan: '01-01', status },
+        { number: 12, plan: '01-02', status: 'ready', needs },
+      ]);
     expect(roundOrderKey(SPEC, at('ready'), 2)).toBe(roundOrderKey(SPEC, at('running'), 2));
     expect(roundOrderKey(SPEC, at('ready'), 2)).not.toBe(roundOrderKey(SPEC, at('ready', ['01-01']), 2));
     expect(roundOrderKey(SPEC, at('ready'), 2)).not.toBe(roundOrderKey(SPEC, at('ready'), 3));
@@ -1069,7 +1251,10 @@ describe('the round decision (pure)', () => {
   });
 
   it('reads a plan whose text cannot be read as writing everything: it runs alone', () => {
-    const broken = { ...planIssue({ number: 11, plan: '01-01', status: 'ready' }), body: `<!-- harness:plan ${SPEC}/01-01 status=queued -->\n**Depends on:** nothing\n\nno plan here` };
+    const broken = {
+      ...planIssue({ number: 11, plan: '01-01', status: 'ready' }),
+      body: `<!-- harness:plan ${SPEC}/01-01 status=queued -->\n**Depends on:** nothing\n\nno plan here`,
+    };
     const plan = planRound({ spec: SPEC, slots: 4, issues: [broken, planIssue({ number: 12, plan: '01-02', status: 'ready' })] });
     expect(plan.dispatch.map((p) => p.plan)).toEqual(['01-01']);
   });
@@ -1131,14 +1316,19 @@ describe('what a finished worker run means (pure)', () => {
     expect(workerOutcome(plan, 'failure', undefined)).toBeUndefined();
   });
 
-  it('keeps an abort\'s cancelled conclusion when the cancelled run reports, and settles a redelivery the same way', () => {
+  it("keeps an abort's cancelled conclusion when the cancelled run reports, and settles a redelivery the same way", () => {
     expect(workerOutcome(plan, 'cancelled', 'failed')).toMatchObject({ status: 'failed', check: { conclusion: 'cancelled' } });
     expect(workerOutcome(plan, 'success', 'verified')).toMatchObject({ status: 'verified', check: { conclusion: 'success' } });
   });
 
-  it('concludes a phase\'s check run and touches no label', () => {
+  it("concludes a phase's check run and touches no label", () => {
     expect(workerOutcome({ kind: 'phase', spec: SPEC, phase: '01' }, 'failure', undefined)).toEqual({
-      check: { conclusion: 'failure', title: 'Phase 01 failed its verification', summary: 'See the worker run. Fix the work, then `/harness verify 01`.', actions: [] },
+      check: {
+        conclusion: 'failure',
+        title: 'Phase 01 failed its verification',
+        summary: 'See the worker run. Fix the work, then `/harness verify 01`.',
+        actions: [],
+      },
     });
   });
 });
@@ -1153,7 +1343,7 @@ describe('names a worker run and a branch carry', () => {
     expect(parseTargetBranch(`harness/${SPEC}/03-02/x`)).toBeUndefined();
   });
 
-  it('gives every check run button within GitHub\'s limits, and refuses one over them', () => {
+  it("gives every check run button within GitHub's limits, and refuses one over them", () => {
     expect(checkActions([ABORT_ACTION, APPROVE_ACTION, RETRY_ACTION])).toHaveLength(3);
     expect(() => checkActions([{ label: 'Abort the worker right now', description: 'x', identifier: 'abort' }])).toThrow(CheckActionError);
     expect(() => checkActions([ABORT_ACTION, APPROVE_ACTION, RETRY_ACTION, ABORT_ACTION])).toThrow(/at most 3/);
@@ -1183,7 +1373,8 @@ describe('templates/workflows/harness-worker.yml', () => {
   it('takes the inputs the App dispatches with and is titled so that the App finds the plan again', () => {
     const inputs = workflow.on.workflow_dispatch.inputs;
     expect(Object.keys(inputs)).toEqual(['spec', 'plan', 'resume', 'running']);
-    for (const input of [inputs.spec, inputs.plan, inputs.resume]) expect(input).toMatchObject({ type: 'string', required: true, description: expect.any(String) });
+    for (const input of [inputs.spec, inputs.plan, inputs.resume])
+      expect(input).toMatchObject({ type: 'string', required: true, description: expect.any(String) });
     // How many plans share the token: left out by dispatches that start no plan, and by an App older than it.
     expect(inputs.running).toMatchObject({ type: 'string', required: false, default: '' });
     expect(workflow['run-name']).toBe('harness ${{ inputs.spec }}/${{ inputs.plan }}');
@@ -1198,7 +1389,10 @@ describe('templates/workflows/harness-worker.yml', () => {
   });
 
   it('keeps tokens away from the agent, pins what it runs, and installs a pinned Claude Code only for claude plans (issue 8)', () => {
-    const job = Object.values(workflow.jobs)[0]! as unknown as { env: Record<string, string>; steps: { name?: string; uses?: string; if?: string; run?: string; with?: Record<string, string> }[] };
+    const job = Object.values(workflow.jobs)[0]! as unknown as {
+      env: Record<string, string>;
+      steps: { name?: string; uses?: string; if?: string; run?: string; with?: Record<string, string> }[];
+    };
     const steps = job.steps;
     // No checkout leaves credentials in .git/config, where the agent could read them.
     for (const s of steps.filter((x) => x.uses?.startsWith('actions/checkout@'))) expect(s.with?.['persist-credentials']).toBe(false);
@@ -1214,12 +1408,16 @@ describe('templates/workflows/harness-worker.yml', () => {
     expect(steps.find((s) => s.uses?.startsWith('actions/create-github-app-token@'))?.if).toBe("env.HAS_APP == 'true'");
     const worker = steps.find((s) => s.uses?.endsWith('/actions/worker'))!;
     expect(worker.with).toMatchObject({ token: '${{ github.token }}', 'app-token': '${{ steps.app-token.outputs.token }}' });
-    for (const s of steps.filter((x) => x !== worker && x.uses?.startsWith('actions/create-github-app-token@') !== true)) expect(JSON.stringify(s)).not.toMatch(/github\.token|secrets\.GITHUB_TOKEN|app-token\.outputs\.token/);
+    for (const s of steps.filter((x) => x !== worker && x.uses?.startsWith('actions/create-github-app-token@') !== true))
+      expect(JSON.stringify(s)).not.toMatch(/github\.token|secrets\.GITHUB_TOKEN|app-token\.outputs\.token/);
   });
 
   it('checks out the plan branch, then runs the worker action with its inputs', () => {
     const steps = Object.values(workflow.jobs)[0]!.steps;
-    expect(steps[0]).toMatchObject({ uses: expect.stringMatching(/^actions\/checkout@[0-9a-f]{40}$/), with: { ref: 'harness/${{ inputs.spec }}/${{ inputs.plan }}' } });
+    expect(steps[0]).toMatchObject({
+      uses: expect.stringMatching(/^actions\/checkout@[0-9a-f]{40}$/),
+      with: { ref: 'harness/${{ inputs.spec }}/${{ inputs.plan }}' },
+    });
     const worker = steps.find((s) => s.uses?.endsWith('/actions/worker'));
     expect(worker?.with).toMatchObject({ spec: '${{ inputs.spec }}', plan: '${{ inputs.plan }}', resume: '${{ inputs.resume }}' });
     for (const s of steps) if (s.uses && !s.uses.startsWith('./')) expect(s.uses).toMatch(/@[0-9a-f]{40}$/);

@@ -18,12 +18,42 @@ const SPEC = 'SPC-001';
 const BASE = 'ba5e000000000000000000000000000000000001';
 
 function planBody(plan: string, needs: string[], records = ''): string {
-  const text = ['---', `plan_id: "${plan}"`, `title: Plan ${plan}`, `depends_on: [${needs.map((d) => `"${d}"`).join(', ')}]`, `files_modified: ["src/${plan}.ts"]`, 'must_pass:', `  - { id: exists, type: file_exists, path: "src/${plan}.ts" }`, '---', '', 'Do the work.'].join('\n');
-  return [`<!-- harness:plan ${SPEC}/${plan} hash=0123456789abcdef${records} -->`, `**Spec** ${SPEC}`, '', '<details><summary>The plan</summary>', '', '````markdown', text, '````', '', '</details>'].join('\n');
+  const text = [
+    '---',
+    `plan_id: "${plan}"`,
+    `title: Plan ${plan}`,
+    `depends_on: [${needs.map((d) => `"${d}"`).join(', ')}]`,
+    `files_modified: ["src/${plan}.ts"]`,
+    'must_pass:',
+    `  - { id: exists, type: file_exists, path: "src/${plan}.ts" }`,
+    '---',
+    '',
+    'Do the work.',
+  ].join('\n');
+  return [
+    `<!-- harness:plan ${SPEC}/${plan} hash=0123456789abcdef${records} -->`,
+    `**Spec** ${SPEC}`,
+    '',
+    '<details><summary>The plan</summary>',
+    '',
+    '````markdown',
+    text,
+    '````',
+    '',
+    '</details>',
+  ].join('\n');
 }
 
 function planIssue(number: number, plan: string, needs: string[], labels: string[]): FakeIssue {
-  return { id: 9000 + number, number, title: `[${plan}] Plan ${plan}`, body: planBody(plan, needs), labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', ...needs.map((d) => `needs:${d}`), ...labels], state: 'open', state_reason: null };
+  return {
+    id: 9000 + number,
+    number,
+    title: `[${plan}] Plan ${plan}`,
+    body: planBody(plan, needs),
+    labels: ['harness:plan', `spec:${SPEC}`, 'phase:01', ...needs.map((d) => `needs:${d}`), ...labels],
+    state: 'open',
+    state_reason: null,
+  };
 }
 
 /** 01-02 needs 01-01; neither has run. */
@@ -47,7 +77,11 @@ function forgeVerified(github: FakeGitHub, number: number): void {
   issue.labels = [...issue.labels.filter((l) => !l.startsWith('status:')), 'status:verified'];
 }
 
-type CommentPayload = { comment: { id: number; body: string; user: { login: string; type: string } }; issue: Record<string, unknown>; sender: { login: string; type: string } };
+type CommentPayload = {
+  comment: { id: number; body: string; user: { login: string; type: string } };
+  issue: Record<string, unknown>;
+  sender: { login: string; type: string };
+};
 
 /** A writer's `/harness …` on plan 01-02's issue (the real issue_comment payload). */
 function written(body: string) {
@@ -56,7 +90,15 @@ function written(body: string) {
   payload.comment.id = 7001;
   Object.assign(payload.comment.user, { login: 'Codertocat', type: 'User' });
   Object.assign(payload.sender, { login: 'Codertocat', type: 'User' });
-  Object.assign(payload.issue, { user: { login: 'harness[bot]', type: 'Bot' }, number: 12, title: '[01-02] Plan 01-02', body: planBody('01-02', ['01-01']), labels: [{ name: 'harness:plan' }, { name: `spec:${SPEC}` }], state: 'open', comments: 0 });
+  Object.assign(payload.issue, {
+    user: { login: 'harness[bot]', type: 'Bot' },
+    number: 12,
+    title: '[01-02] Plan 01-02',
+    body: planBody('01-02', ['01-01']),
+    labels: [{ name: 'harness:plan' }, { name: `spec:${SPEC}` }],
+    state: 'open',
+    comments: 0,
+  });
   return { id: 'execute-all', name: 'issue_comment', payload } as never;
 }
 
@@ -128,7 +170,17 @@ describe('a plan done by what only harness and writers produce', () => {
     forgeVerified(github, 11);
     github.planStatus(12, 'blocked');
     github.branches.set(`harness/${SPEC}/01-01`, BASE);
-    github.pullRequests.push({ number: 42, title: 'Plan 01-01', body: '', head: `harness/${SPEC}/01-01`, base: 'master', state: 'closed', merged: true, labels: [], created_at: '2026-01-01T00:00:00Z' });
+    github.pullRequests.push({
+      number: 42,
+      title: 'Plan 01-01',
+      body: '',
+      head: `harness/${SPEC}/01-01`,
+      base: 'master',
+      state: 'closed',
+      merged: true,
+      labels: [],
+      created_at: '2026-01-01T00:00:00Z',
+    });
 
     await testProbot().receive(round('check-done'));
 

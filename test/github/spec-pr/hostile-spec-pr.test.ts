@@ -14,7 +14,11 @@ import { planMd, planPath, SPEC_MD, specFiles, specOf, type PlanOptions } from '
 
 interface PullRequestPayload {
   action: string;
-  pull_request: { number: number; head: { sha: string; ref: string; repo: { full_name: string } | null }; base: { sha: string; ref: string; repo: { full_name: string } } };
+  pull_request: {
+    number: number;
+    head: { sha: string; ref: string; repo: { full_name: string } | null };
+    base: { sha: string; ref: string; repo: { full_name: string } };
+  };
 }
 
 const R = '/repos/Codertocat/Hello-World';
@@ -89,7 +93,10 @@ describe('a fork PR with a hostile spec', () => {
     const run = github.checkRuns[0]!;
     expect(run.conclusion).toBe('failure');
     expect(run.annotations.map((a) => [a.path, a.message])).toEqual([
-      [`${DIR}/${planPath('01-02')}`, 'is a symbolic link; harness never follows links in a spec, which could point anywhere: put the file or folder itself here'],
+      [
+        `${DIR}/${planPath('01-02')}`,
+        'is a symbolic link; harness never follows links in a spec, which could point anywhere: put the file or folder itself here',
+      ],
     ]);
   });
 });

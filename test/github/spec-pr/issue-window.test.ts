@@ -46,7 +46,8 @@ const pad = (n: number) => String(n).padStart(2, '0');
 function phasedPlans(phases: number, perPhase: number): PlanOptions[] {
   const plans: PlanOptions[] = [];
   for (let ph = 1; ph <= phases; ph++) {
-    for (let n = 1; n <= perPhase; n++) plans.push({ id: `${pad(ph)}-${pad(n)}`, title: `Plan ${ph}.${n}`, ...(ph > 1 ? { dependsOn: [`${pad(ph - 1)}-${pad(n)}`] } : {}) });
+    for (let n = 1; n <= perPhase; n++)
+      plans.push({ id: `${pad(ph)}-${pad(n)}`, title: `Plan ${ph}.${n}`, ...(ph > 1 ? { dependsOn: [`${pad(ph - 1)}-${pad(n)}`] } : {}) });
   }
   return plans;
 }
@@ -142,7 +143,12 @@ describe('a spec larger than its issue window', () => {
     expect([...github.blockedBy.values()].reduce((n, s) => n + s.size, 0)).toBe(50);
 
     // The whole spec shows meanwhile: the tracking issue lists every phase, each phase issue every plan, the status comment every plan.
-    expect(parseSpecSource(spec.body)).toEqual({ pull: 2, tree: github.treeAt(HEAD, DIR), specPath: DIR, blobBase: 'https://github.com/Codertocat/Hello-World/blob/master' });
+    expect(parseSpecSource(spec.body)).toEqual({
+      pull: 2,
+      tree: github.treeAt(HEAD, DIR),
+      specPath: DIR,
+      blobBase: 'https://github.com/Codertocat/Hello-World/blob/master',
+    });
     expect(spec.body).toContain('| 06 · ');
     expect(phases.get('06')!.body).toContain('| 06-50 Plan 6.50 | 05-50 |');
     const status = github.comments.find((c) => c.body.startsWith(`<!-- harness:status ${SPEC} -->`))!;
@@ -153,7 +159,9 @@ describe('a spec larger than its issue window', () => {
     expect(github.writes().length).toBeLessThan(CONTENT_WRITES_PER_HOUR);
     const run = github.checkRuns[0]!;
     expect(run.conclusion).toBe('success');
-    expect(run.output.summary).toContain('Issue window: 100 of 300 plans have issues, the first the scheduler will start (reaching phase 02); the others get theirs as plans finish (`issue_window`).');
+    expect(run.output.summary).toContain(
+      'Issue window: 100 of 300 plans have issues, the first the scheduler will start (reaching phase 02); the others get theirs as plans finish (`issue_window`).',
+    );
   });
 
   it('follows the order a run starts plans in, not the phases: a long chain through the last phases has its next links in the window', async () => {
@@ -173,7 +181,10 @@ describe('a spec larger than its issue window', () => {
     expect(children(github, phaseIssues(github).get('03')!.number)).toEqual(['03-01']);
 
     // Its one plan with an issue merged, phase 03 is still not complete: a round starts no verification of it.
-    merged(planIssues(github).find((i) => planOf(i) === '03-01')!, 7);
+    merged(
+      planIssues(github).find((i) => planOf(i) === '03-01')!,
+      7,
+    );
     await round('round-1');
     expect([...github.branches.keys()].filter((b) => b.includes('phase-'))).toEqual([]);
     expect(github.dispatches.filter((d) => JSON.stringify(d.body).includes('phase-'))).toEqual([]);
@@ -191,7 +202,9 @@ describe('a spec larger than its issue window', () => {
     // 49 not done, filled to 100 in the order a run starts them: phase 03, then 04-01.
     expect(planIssues(github).map(planOf)).toEqual([...ids(PLANS.slice(0, 150)), '04-01']);
     // The round's list read once, in full; after creating, only the issues updated since a little before the move are read again.
-    const lists = github.requests.slice(atMove).filter((r) => r.method === 'GET' && r.url.startsWith(`/repos/Codertocat/Hello-World/issues?labels=harness:plan,spec:${SPEC}&`));
+    const lists = github.requests
+      .slice(atMove)
+      .filter((r) => r.method === 'GET' && r.url.startsWith(`/repos/Codertocat/Hello-World/issues?labels=harness:plan,spec:${SPEC}&`));
     expect(lists.map((r) => r.url.replace(/since=[^&]+/, 'since=…'))).toEqual([
       `/repos/Codertocat/Hello-World/issues?labels=harness:plan,spec:${SPEC}&state=all&direction=asc&per_page=100`,
       `/repos/Codertocat/Hello-World/issues?labels=harness:plan,spec:${SPEC}&state=all&since=…&direction=asc&per_page=100`,
@@ -240,7 +253,11 @@ describe('a spec larger than its issue window', () => {
     const spec = tracking(github);
     comment.issue = { ...comment.issue, number: spec.number, title: spec.title, body: spec.body, labels: spec.labels.map((name) => ({ name })) };
     delete comment.issue.pull_request;
-    comment.comment = { ...comment.comment, body: `/harness execute ${SPEC}/03`, user: { ...(comment.comment!.user as object), login: 'Codertocat', type: 'User' } };
+    comment.comment = {
+      ...comment.comment,
+      body: `/harness execute ${SPEC}/03`,
+      user: { ...(comment.comment!.user as object), login: 'Codertocat', type: 'User' },
+    };
     await testProbot().receive({ id: 'execute-1', name: 'issue_comment', payload: comment } as never);
 
     // Phase 03 needs phase 02, which needs phase 01: those three phases have issues, and no more.
@@ -282,7 +299,7 @@ describe('a spec larger than its issue window', () => {
     // The 60th GraphQL request (a plan issue created under its phase's) fails with a server error, mid-window, and so does the
     // REST create the sync falls back to: the delivery dies there.
     github.fail = (method, url) => {
-      if (method === 'POST' && url === '/graphql' && ++creates === 60) return (dying = true), 502;
+      if (method === 'POST' && url === '/graphql' && ++creates === 60) return ((dying = true), 502);
       return dying && method === 'POST' && url.endsWith('/issues') ? 502 : undefined;
     };
     await testProbot()
@@ -334,7 +351,11 @@ describe('a spec of more plans than one issue holds', () => {
 
     // A later change: one plan retitled. No sub-issue moves, no issue made.
     const again = 'c0ffee0000000000000000000000000000000002';
-    push(github, again, grown.map((p) => (p.id === '01-01' ? { ...p, title: 'Renamed' } : p)));
+    push(
+      github,
+      again,
+      grown.map((p) => (p.id === '01-01' ? { ...p, title: 'Renamed' } : p)),
+    );
     const before = github.requests.length;
     await deliver(pullRequest('synchronize', again), 'delivery-3');
     expect(github.writes(before).filter((w) => /sub_issues?$/.test(w.url))).toEqual([]);
@@ -342,9 +363,12 @@ describe('a spec of more plans than one issue holds', () => {
   });
 });
 
-describe('dependency links within GitHub\'s 50 of a kind', () => {
+describe("dependency links within GitHub's 50 of a kind", () => {
   it('a plan 60 others need blocks 50 of them, says so on its issue, and spends no request GitHub would refuse', async () => {
-    const plans: PlanOptions[] = [{ id: '01-01', title: 'Base' }, ...Array.from({ length: 60 }, (_, i) => ({ id: `02-${pad(i + 1)}`, title: `Dependent ${i + 1}`, dependsOn: ['01-01'] }))];
+    const plans: PlanOptions[] = [
+      { id: '01-01', title: 'Base' },
+      ...Array.from({ length: 60 }, (_, i) => ({ id: `02-${pad(i + 1)}`, title: `Dependent ${i + 1}`, dependsOn: ['01-01'] })),
+    ];
     const github = repository(plans);
     await deliver(OPENED);
 
@@ -358,7 +382,9 @@ describe('dependency links within GitHub\'s 50 of a kind', () => {
     for (const issue of unlinked) expect(issue.labels).toContain('needs:01-01');
     const run = github.checkRuns.at(-1)!;
     expect(run.conclusion).toBe('success');
-    expect(run.output.summary).toContain('GitHub links at most 50 issues of one kind (blocked by, blocking) to an issue: 10 more dependencies are not mirrored');
+    expect(run.output.summary).toContain(
+      'GitHub links at most 50 issues of one kind (blocked by, blocking) to an issue: 10 more dependencies are not mirrored',
+    );
   });
 
   it('a plan that needs 60 others is blocked by 50 of them and says so', async () => {

@@ -91,8 +91,18 @@ function discovery(head: string, tree: string, blobs: number): unknown[] {
 
 const SPEC_ISSUES = `GET ${R}/issues?labels=harness:plan,spec:SPC-042&state=all&direction=asc&per_page=100`;
 /** The one read that says whether any of a spec's issues changed since the sync's check run completed. */
-const changedSince = (spec: string) => expect.stringMatching(new RegExp(`^GET ${R}/issues\\?labels=harness:plan,spec:${spec}&state=all&since=\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z&per_page=1$`));
-const LABELS = ['harness:plan', 'status:ready', 'status:running', 'status:blocked', 'status:checkpoint', 'status:verified', 'status:failed', 'harness:phase-failed'];
+const changedSince = (spec: string) =>
+  expect.stringMatching(new RegExp(`^GET ${R}/issues\\?labels=harness:plan,spec:${spec}&state=all&since=\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z&per_page=1$`));
+const LABELS = [
+  'harness:plan',
+  'status:ready',
+  'status:running',
+  'status:blocked',
+  'status:checkpoint',
+  'status:verified',
+  'status:failed',
+  'harness:phase-failed',
+];
 
 const SPEC_TRACKING = `GET ${R}/issues?labels=harness:spec,spec:SPC-042&state=all&direction=asc&per_page=100`;
 
@@ -101,7 +111,9 @@ const SPEC_TRACKING = `GET ${R}/issues?labels=harness:spec,spec:SPC-042&state=al
  * rounds refresh), `parent` the spec's tracking issue it is a sub-issue of (none: '').
  */
 function marker(plan: string, blockedBy = '', pr = '\\d+', parent = '100', verified = '', after = ''): RegExp {
-  return new RegExp(`^<!-- harness:plan SPC-042/${plan} hash=[0-9a-f]{16}${blockedBy ? ` blocked_by=${blockedBy}` : ''} pr=${pr}${parent ? ` parent=${parent}` : ''}${verified ? ` verified=${verified}` : ''}${after} -->\n`);
+  return new RegExp(
+    `^<!-- harness:plan SPC-042/${plan} hash=[0-9a-f]{16}${blockedBy ? ` blocked_by=${blockedBy}` : ''} pr=${pr}${parent ? ` parent=${parent}` : ''}${verified ? ` verified=${verified}` : ''}${after} -->\n`,
+  );
 }
 
 beforeAll(() => nock.disableNetConnect());
@@ -179,12 +191,32 @@ describe('a spec pull request, first sync', () => {
     // Created with no status label (planned, not queued); each knows its dependencies' numbers
     // and its parent, and becomes a sub-issue by its id (not its number) before its edges.
     expect(writes.slice(10, 18)).toEqual([
-      { method: 'POST', url: `${R}/issues`, body: { title: '[01-01] Reset tokens', body: expect.stringMatching(marker('01-01')), labels: ['harness:plan', 'phase:01', 'spec:SPC-042'] } },
+      {
+        method: 'POST',
+        url: `${R}/issues`,
+        body: { title: '[01-01] Reset tokens', body: expect.stringMatching(marker('01-01')), labels: ['harness:plan', 'phase:01', 'spec:SPC-042'] },
+      },
       { method: 'POST', url: `${R}/issues/100/sub_issues`, body: { sub_issue_id: github.issue(101).id } },
-      { method: 'POST', url: `${R}/issues`, body: { title: '[01-02] Reset endpoint', body: expect.stringMatching(marker('01-02', '01-01')), labels: ['harness:plan', 'needs:01-01', 'phase:01', 'spec:SPC-042'] } },
+      {
+        method: 'POST',
+        url: `${R}/issues`,
+        body: {
+          title: '[01-02] Reset endpoint',
+          body: expect.stringMatching(marker('01-02', '01-01')),
+          labels: ['harness:plan', 'needs:01-01', 'phase:01', 'spec:SPC-042'],
+        },
+      },
       { method: 'POST', url: `${R}/issues/100/sub_issues`, body: { sub_issue_id: github.issue(102).id } },
       { method: 'POST', url: `${R}/issues/102/dependencies/blocked_by`, body: { issue_id: github.issue(101).id } },
-      { method: 'POST', url: `${R}/issues`, body: { title: '[02-01] Reset email', body: expect.stringMatching(marker('02-01', '01-02')), labels: ['harness:plan', 'needs:01-02', 'phase:02', 'spec:SPC-042'] } },
+      {
+        method: 'POST',
+        url: `${R}/issues`,
+        body: {
+          title: '[02-01] Reset email',
+          body: expect.stringMatching(marker('02-01', '01-02')),
+          labels: ['harness:plan', 'needs:01-02', 'phase:02', 'spec:SPC-042'],
+        },
+      },
       { method: 'POST', url: `${R}/issues/100/sub_issues`, body: { sub_issue_id: github.issue(103).id } },
       { method: 'POST', url: `${R}/issues/103/dependencies/blocked_by`, body: { issue_id: github.issue(102).id } },
     ]);
@@ -211,10 +243,15 @@ describe('a spec pull request, first sync', () => {
         ].join('\n'),
       },
     });
-    expect(github.blockedBy).toEqual(new Map([[102, new Set([github.issue(101).id])], [103, new Set([github.issue(102).id])]]));
+    expect(github.blockedBy).toEqual(
+      new Map([
+        [102, new Set([github.issue(101).id])],
+        [103, new Set([github.issue(102).id])],
+      ]),
+    );
   });
 
-  it('says in the check run when GitHub\'s issue dependencies are not available, relies on the labels, and is not green: the next delivery tries again', async () => {
+  it("says in the check run when GitHub's issue dependencies are not available, relies on the labels, and is not green: the next delivery tries again", async () => {
     const github = repository();
     github.dependencies = 404;
     await deliver(OPENED);
@@ -243,7 +280,7 @@ describe('a spec pull request, first sync', () => {
     expect(run.output.summary).toContain("GitHub's issue dependencies are not available to harness here");
     expect(run.output.summary).toContain('GitHub did not take every write this sync made');
   });
-  it('says in the check run when GitHub\'s sub-issues are not available, and is not green: the next delivery tries again', async () => {
+  it("says in the check run when GitHub's sub-issues are not available, and is not green: the next delivery tries again", async () => {
     const github = repository();
     github.subIssuesAnswer = 404;
     await deliver(OPENED);
@@ -266,7 +303,9 @@ describe('a spec pull request, first sync', () => {
     expect(github.issue(103).body).toMatch(marker('02-01', '01-02', '\\d+', ''));
     const run = github.checkRuns[0]!;
     expect(run).toMatchObject({ conclusion: 'neutral', external_id: '' });
-    expect(run.output.summary).toContain("Spec tracking issue #100: created.\nGitHub's sub-issues are not available to harness here, so the plan issues are not listed under the spec's tracking issue #100");
+    expect(run.output.summary).toContain(
+      "Spec tracking issue #100: created.\nGitHub's sub-issues are not available to harness here, so the plan issues are not listed under the spec's tracking issue #100",
+    );
   });
 
   it('adds no more sub-issues than GitHub holds under one issue (100): a phase of 103 plans holds 100, spends no request on the rest, and says so; a push that adds a plan tries none', async () => {
@@ -281,14 +320,18 @@ describe('a spec pull request, first sync', () => {
     expect(github.subIssueNumbers(101)).toHaveLength(100);
     // The phase's issue put under the tracking issue by REST; each of the 100 plan issues created under the phase's issue in one GraphQL request (createIssue, parentIssueId).
     expect(github.writes().filter((w) => w.url.endsWith('/sub_issues'))).toHaveLength(1);
-    const createdUnder = github.writes().filter((w) => w.url === '/graphql' && (w.body as { variables?: { input?: { parentIssueId?: string } } }).variables?.input?.parentIssueId === 'I_900101');
+    const createdUnder = github
+      .writes()
+      .filter((w) => w.url === '/graphql' && (w.body as { variables?: { input?: { parentIssueId?: string } } }).variables?.input?.parentIssueId === 'I_900101');
     expect(createdUnder).toHaveLength(100);
     expect(github.writes().filter((w) => w.method === 'POST' && w.url === `${R}/issues`)).toHaveLength(1 + 1 + 3);
     // No parent recorded for the three left out, and no write to correct a plan issue's record.
     expect(github.writes().filter((w) => w.method === 'PATCH' && /\/issues\/\d+$/.test(w.url) && w.url !== `${R}/issues/101`)).toEqual([]);
     expect(github.issues.filter((i) => i.labels.includes('harness:plan') && !/ parent=101 /.test(i.body ?? ''))).toHaveLength(3);
     expect(github.issue(101).body).toContain('GitHub holds at most 100 sub-issues per issue: the other 3 plan issues of this phase are not listed under it');
-    expect(github.checkRuns[0]!.output.summary).toContain('GitHub holds at most 100 sub-issues per issue: 3 more plan issues are not listed under their phase\'s issue, and the labels `spec:` and `phase:` find every one.');
+    expect(github.checkRuns[0]!.output.summary).toContain(
+      "GitHub holds at most 100 sub-issues per issue: 3 more plan issues are not listed under their phase's issue, and the labels `spec:` and `phase:` find every one.",
+    );
 
     push(github, PUSHED, [...plans, { id: '01-104', title: 'Plan 104' }]);
     const before = github.requests.length;
@@ -314,9 +357,20 @@ describe('a spec pull request, synced again', () => {
   it('a reopened PR on the same commit is the same: two reads, no write, and no request beyond them', async () => {
     const github = repository();
     await deliver(OPENED);
-    const check = github.checkRuns.map((r) => ({ id: r.id, name: r.name, head_sha: r.head_sha, external_id: r.external_id, status: r.status, conclusion: r.conclusion, output: { ...r.output, annotations_count: 0 } }));
+    const check = github.checkRuns.map((r) => ({
+      id: r.id,
+      name: r.name,
+      head_sha: r.head_sha,
+      external_id: r.external_id,
+      status: r.status,
+      conclusion: r.conclusion,
+      output: { ...r.output, annotations_count: 0 },
+    }));
     // What GitHub lists under harness:plan,spec:SPC-042: the plan issues, not the tracking issue.
-    const issues = [...github.issues].filter((i) => i.labels.includes('harness:plan')).reverse().map((i) => ({ ...i, user: { login: 'harness[bot]', type: 'Bot' }, labels: i.labels.map((name) => ({ name })) }));
+    const issues = [...github.issues]
+      .filter((i) => i.labels.includes('harness:plan'))
+      .reverse()
+      .map((i) => ({ ...i, user: { login: 'harness[bot]', type: 'Bot' }, labels: i.labels.map((name) => ({ name })) }));
     nock.cleanAll();
 
     // Only these two interceptors: with the network blocked, any other request fails the delivery.
@@ -335,7 +389,7 @@ describe('a spec pull request, synced again', () => {
     expect(scope.pendingMocks()).toEqual([]);
   });
 
-  it('a push that leaves the spec as it was carries the previous commit\'s result over: one write, and the spec is not read again', async () => {
+  it("a push that leaves the spec as it was carries the previous commit's result over: one write, and the spec is not read again", async () => {
     const github = repository();
     await deliver(OPENED);
     push(github, PUSHED, PLANS);
@@ -361,7 +415,10 @@ describe('a spec pull request, synced again', () => {
       status: 'completed',
       conclusion: 'success',
       external_id: `SPC-042@${github.treeAt(HEAD, DIR)}`,
-      output: { title: 'SPC-042: 3 plans valid', summary: expect.stringMatching(/^The specs are as they were at ec26c3e, which harness validated and synced: nothing new to write\.\n\n### SPC-042/) },
+      output: {
+        title: 'SPC-042: 3 plans valid',
+        summary: expect.stringMatching(/^The specs are as they were at ec26c3e, which harness validated and synced: nothing new to write\.\n\n### SPC-042/),
+      },
     });
   });
 
@@ -375,7 +432,9 @@ describe('a spec pull request, synced again', () => {
     await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
 
     expect(github.writes(before).map((w) => `${w.method} ${w.url}`)).toEqual([`POST ${R}/check-runs`, `PATCH ${R}/check-runs/${github.checkRuns[1]!.id}`]);
-    expect(github.checkRuns[1]!.annotations).toEqual([expect.objectContaining({ annotation_level: 'warning', message: 'depends_on lists "01-01" twice; list it once' })]);
+    expect(github.checkRuns[1]!.annotations).toEqual([
+      expect.objectContaining({ annotation_level: 'warning', message: 'depends_on lists "01-01" twice; list it once' }),
+    ]);
   });
 
   it('a changed spec updates only what changed: one PATCH for an edited plan, one create for a new one, a note and a close for a removed one', async () => {
@@ -402,7 +461,11 @@ describe('a spec pull request, synced again', () => {
       `PATCH ${R}/check-runs/${github.checkRuns[1]!.id}`,
     ]);
     expect(writes[1]!.body).toEqual({ title: '[01-02] Reset endpoint with rate limit', body: expect.stringMatching(marker('01-02', '01-01')) });
-    expect(writes[2]!.body).toEqual({ title: '[02-02] Audit log', body: expect.stringMatching(marker('02-02', '01-01')), labels: ['harness:plan', 'needs:01-01', 'phase:02', 'spec:SPC-042'] });
+    expect(writes[2]!.body).toEqual({
+      title: '[02-02] Audit log',
+      body: expect.stringMatching(marker('02-02', '01-01')),
+      labels: ['harness:plan', 'needs:01-01', 'phase:02', 'spec:SPC-042'],
+    });
     expect(writes[3]!.body).toEqual({ sub_issue_id: github.issue(104).id });
     expect(writes[4]!.body).toEqual({ issue_id: github.issue(101).id });
     expect(writes[5]!.body).toEqual({
@@ -414,7 +477,11 @@ describe('a spec pull request, synced again', () => {
     });
     expect(writes[6]!.body).toEqual({ sub_issue_id: github.issue(103).id });
     // The App's record that the plan left the spec (`removed=` the spec PR) goes with the close: a round reads it, never the state.
-    expect(writes[7]!.body).toEqual({ state: 'closed', state_reason: 'not_planned', body: expect.stringMatching(marker('02-01', '01-02', '\\d+', '', '', ' removed=\\d+')) });
+    expect(writes[7]!.body).toEqual({
+      state: 'closed',
+      state_reason: 'not_planned',
+      body: expect.stringMatching(marker('02-01', '01-02', '\\d+', '', '', ' removed=\\d+')),
+    });
     expect(github.issues.map((i) => [i.number, i.state, i.state_reason])).toEqual([
       [100, 'open', null],
       [101, 'open', null],
@@ -430,7 +497,12 @@ describe('a spec pull request, synced again', () => {
     push(github, 'c0ffee0000000000000000000000000000000002', [...PLANS, { id: '02-02', title: 'Audit log', dependsOn: ['01-01'] }]);
     const again = github.requests.length;
     await deliver(pullRequest('synchronize', 'c0ffee0000000000000000000000000000000002'), 'delivery-3');
-    expect(github.writes(again).filter((w) => w.url.startsWith(`${R}/issues/10`)).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
+    expect(
+      github
+        .writes(again)
+        .filter((w) => w.url.startsWith(`${R}/issues/10`))
+        .map((w) => [`${w.method} ${w.url}`, w.body]),
+    ).toEqual([
       [`PATCH ${R}/issues/102`, { title: '[01-02] Reset endpoint', body: expect.stringMatching(marker('01-02', '01-01')) }],
       // Back in the spec, back under its tracking issue, in the order it was added.
       [`POST ${R}/issues/100/sub_issues`, { sub_issue_id: github.issue(103).id }],
@@ -447,7 +519,14 @@ describe('a spec pull request, synced again', () => {
     const writes = github.writes().filter((w) => w.url.startsWith(`${R}/issues/101`) || w.url === `${R}/issues`);
     expect(writes.slice(1, 3).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
       // On record as done by the spec (`verified=spec`): the only issues a round counts as done carry such a record.
-      [`POST ${R}/issues`, { title: '[01-01] Reset tokens', body: expect.stringMatching(marker('01-01', '', '\\d+', '100', 'spec', ' status=verified')), labels: ['harness:plan', 'phase:01', 'spec:SPC-042', 'status:verified'] }],
+      [
+        `POST ${R}/issues`,
+        {
+          title: '[01-01] Reset tokens',
+          body: expect.stringMatching(marker('01-01', '', '\\d+', '100', 'spec', ' status=verified')),
+          labels: ['harness:plan', 'phase:01', 'spec:SPC-042', 'status:verified'],
+        },
+      ],
       [`PATCH ${R}/issues/101`, { state: 'closed', state_reason: 'completed' }],
     ]);
     expect(github.issues.map((i) => [i.number, i.state, i.state_reason])).toEqual([
@@ -463,7 +542,12 @@ describe('a spec pull request, synced again', () => {
     push(github, PUSHED, [done, { ...PLANS[1]!, extra: 'completed: true' }, PLANS[2]!]);
     const before = github.requests.length;
     await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
-    expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/102`)).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
+    expect(
+      github
+        .writes(before)
+        .filter((w) => w.url.startsWith(`${R}/issues/102`))
+        .map((w) => [`${w.method} ${w.url}`, w.body]),
+    ).toEqual([
       [`PATCH ${R}/issues/102`, { body: expect.stringMatching(marker('01-02', '01-01', '\\d+', '100', 'spec')) }],
       [`PATCH ${R}/issues/102`, { state: 'closed', state_reason: 'completed' }],
     ]);
@@ -473,7 +557,7 @@ describe('a spec pull request, synced again', () => {
     expect(github.issue(102)).toMatchObject({ state: 'closed', state_reason: 'completed', labels: expect.arrayContaining(['status:verified']) });
   });
 
-  it('keeps people\'s labels and the status label, and moves native dependencies with the needs', async () => {
+  it("keeps people's labels and the status label, and moves native dependencies with the needs", async () => {
     const github = repository();
     await deliver(OPENED);
     github.issue(103).labels.push('status:running', 'good first issue');
@@ -529,11 +613,15 @@ describe('a spec pull request, synced again', () => {
     expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/10`))).toEqual([
       { method: 'PATCH', url: `${R}/issues/101`, body: { title: '[01-01] Reset tokens' } },
       { method: 'DELETE', url: `${R}/issues/100/sub_issue`, body: { sub_issue_id: copy.id } },
-      { method: 'PATCH', url: `${R}/issues/104`, body: { state: 'closed', state_reason: 'duplicate', body: expect.stringMatching(marker('01-02', '01-01', '\\d+', '')) } },
+      {
+        method: 'PATCH',
+        url: `${R}/issues/104`,
+        body: { state: 'closed', state_reason: 'duplicate', body: expect.stringMatching(marker('01-02', '01-01', '\\d+', '')) },
+      },
     ]);
     expect(github.subIssueNumbers(100)).toEqual([101, 102, 103]);
   });
-  it('finds a plan issue someone with the triage role took the plan\'s labels off by the App\'s login: the next sync puts the labels back and opens no second issue', async () => {
+  it("finds a plan issue someone with the triage role took the plan's labels off by the App's login: the next sync puts the labels back and opens no second issue", async () => {
     const github = repository();
     await deliver(OPENED);
     // 01-01 verified, as its record says; then its labels taken off, so that a listing by labels no longer finds it.
@@ -553,10 +641,19 @@ describe('a spec pull request, synced again', () => {
     expect(github.issue(101).body).toContain('verified=7');
   });
 
-  it('takes no issue another App or a person opened with the spec\'s labels and marker for its tracking issue', async () => {
+  it("takes no issue another App or a person opened with the spec's labels and marker for its tracking issue", async () => {
     const github = repository();
     // Opened before the first sync, labelled as a spec's tracking issue, its marker naming a tree of someone's choosing.
-    github.issues.push({ id: 900_050, number: 50, title: 'SPC-042 tracking', body: `<!-- harness:spec SPC-042 tree=${'e'.repeat(40)} -->`, labels: ['harness:spec', 'spec:SPC-042'], state: 'open', state_reason: null, user: { login: 'renovate[bot]', type: 'Bot' } });
+    github.issues.push({
+      id: 900_050,
+      number: 50,
+      title: 'SPC-042 tracking',
+      body: `<!-- harness:spec SPC-042 tree=${'e'.repeat(40)} -->`,
+      labels: ['harness:spec', 'spec:SPC-042'],
+      state: 'open',
+      state_reason: null,
+      user: { login: 'renovate[bot]', type: 'Bot' },
+    });
 
     await deliver(OPENED);
 
@@ -584,7 +681,12 @@ describe('a spec pull request, synced again', () => {
     await deliver(pullRequest('synchronize', PUSHED), 'delivery-2');
 
     expect(github.log(before)).toContain(SPEC_TRACKING);
-    expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues/10`)).map((w) => [`${w.method} ${w.url}`, w.body])).toEqual([
+    expect(
+      github
+        .writes(before)
+        .filter((w) => w.url.startsWith(`${R}/issues/10`))
+        .map((w) => [`${w.method} ${w.url}`, w.body]),
+    ).toEqual([
       [`PATCH ${R}/issues/104`, { state: 'closed', state_reason: 'duplicate' }],
       [`PATCH ${R}/issues/102`, { title: '[01-02] Reset endpoint v2', body: expect.stringMatching(marker('01-02', '01-01')) }],
       // Its record names the duplicate: moved, not refused for having a parent already.
@@ -605,18 +707,23 @@ describe('failures and several specs', () => {
     github.fail = (method, url) => (method === 'POST' && url === `${R}/issues` && [4, 5].includes(++creates) ? 500 : undefined);
     await expect(deliver(OPENED, 'delivery-1')).rejects.toThrow();
     expect(github.issues.map((i) => i.number)).toEqual([100, 101, 102]);
-    expect(github.checkRuns[0]).toMatchObject({ status: 'completed', conclusion: 'failure', external_id: '', output: { title: 'harness could not finish the sync' } });
+    expect(github.checkRuns[0]).toMatchObject({
+      status: 'completed',
+      conclusion: 'failure',
+      external_id: '',
+      output: { title: 'harness could not finish the sync' },
+    });
 
     github.fail = () => undefined;
     const before = github.requests.length;
     await deliver(OPENED, 'delivery-1');
 
-    expect(github.writes(before).filter((w) => w.url.startsWith(`${R}/issues`)).map((w) => `${w.method} ${w.url}`)).toEqual([
-      `POST ${R}/issues`,
-      `POST ${R}/issues/100/sub_issues`,
-      `POST ${R}/issues/103/dependencies/blocked_by`,
-      `POST ${R}/issues/2/comments`,
-    ]);
+    expect(
+      github
+        .writes(before)
+        .filter((w) => w.url.startsWith(`${R}/issues`))
+        .map((w) => `${w.method} ${w.url}`),
+    ).toEqual([`POST ${R}/issues`, `POST ${R}/issues/100/sub_issues`, `POST ${R}/issues/103/dependencies/blocked_by`, `POST ${R}/issues/2/comments`]);
     expect(github.issues.map((i) => i.title)).toEqual(['[SPC-042] Password reset', '[01-01] Reset tokens', '[01-02] Reset endpoint', '[02-01] Reset email']);
     expect(github.subIssueNumbers(100)).toEqual([101, 102, 103]);
     expect(github.checkRuns.at(-1)).toMatchObject({ conclusion: 'success', external_id: `SPC-042@${github.treeAt(HEAD, DIR)}` });
@@ -625,12 +732,18 @@ describe('failures and several specs', () => {
   it('a PR changing two specs syncs the valid one, annotates the other, and fails the one check run that covers both', async () => {
     const github = repository();
     const other = 'docs/specs/SPC-050-invoices';
-    const broken = specOf([{ id: '01-01', dependsOn: ['01-07'] }]).map((f) => (f.path === 'SPEC.md' ? { ...f, bytes: new TextEncoder().encode('---\nid: SPC-050\ntitle: Invoices\n---\n') } : f));
+    const broken = specOf([{ id: '01-01', dependsOn: ['01-07'] }]).map((f) =>
+      f.path === 'SPEC.md' ? { ...f, bytes: new TextEncoder().encode('---\nid: SPC-050\ntitle: Invoices\n---\n') } : f,
+    );
     github.commit(HEAD, { 'README.md': '# Hello\n', ...specAt(DIR, specOf(PLANS)), ...specAt(other, broken) });
     await deliver(OPENED);
 
     const run = github.checkRuns[0]!;
-    expect(run).toMatchObject({ conclusion: 'failure', external_id: `SPC-042@${github.treeAt(HEAD, DIR)} SPC-050@${github.treeAt(HEAD, other)}`, output: { title: '1 of 2 specs: 1 error' } });
+    expect(run).toMatchObject({
+      conclusion: 'failure',
+      external_id: `SPC-042@${github.treeAt(HEAD, DIR)} SPC-050@${github.treeAt(HEAD, other)}`,
+      output: { title: '1 of 2 specs: 1 error' },
+    });
     expect(run.annotations).toEqual([expect.objectContaining({ path: `${other}/planning/plans/01-phase/01-01-PLAN.md`, start_line: 4 })]);
     // SPC-042's tracking issue and plan issues; nothing for the broken SPC-050.
     expect(github.issues.map((i) => i.labels.find((l) => l.startsWith('spec:')))).toEqual(['spec:SPC-042', 'spec:SPC-042', 'spec:SPC-042', 'spec:SPC-042']);
@@ -644,7 +757,10 @@ describe('failures and several specs', () => {
 
 describe('an invalid spec', () => {
   it('fails the check with one annotation per problem, at its file and line, and writes no issue', async () => {
-    const github = repository([{ id: '01-01', extra: 'timeout_minutes: -5' }, { id: '01-02', dependsOn: ['01-09'] }]);
+    const github = repository([
+      { id: '01-01', extra: 'timeout_minutes: -5' },
+      { id: '01-02', dependsOn: ['01-09'] },
+    ]);
     await deliver(OPENED);
 
     const writes = github.writes();
@@ -685,15 +801,31 @@ describe('an invalid spec', () => {
     expect(github.issues).toEqual([]);
   });
 
-  it('sends 120 problems as annotations in batches of 50, completing the run with the last, the summary within GitHub\'s limit', async () => {
+  it("sends 120 problems as annotations in batches of 50, completing the run with the last, the summary within GitHub's limit", async () => {
     // Malformed ids, a problem each (unknown dependencies are reported twenty to a plan since issue 10).
     const deps = Array.from({ length: 120 }, (_, i) => `  - "09_${String(i + 1).padStart(2, '0')}"`);
-    const plan = ['---', 'plan_id: "01-01"', 'title: Many unknowns', 'depends_on:', ...deps, 'files_modified: ["src/a.ts"]', 'must_pass:', '  - { id: tests, type: tests_pass, command: "npm test" }', '---', '# Many unknowns', ''].join('\n');
+    const plan = [
+      '---',
+      'plan_id: "01-01"',
+      'title: Many unknowns',
+      'depends_on:',
+      ...deps,
+      'files_modified: ["src/a.ts"]',
+      'must_pass:',
+      '  - { id: tests, type: tests_pass, command: "npm test" }',
+      '---',
+      '# Many unknowns',
+      '',
+    ].join('\n');
     const github = repository([]);
     github.commit(HEAD, specAt(DIR, specFiles({ 'SPEC.md': SPEC_MD, 'planning/plans/01-core/01-01-PLAN.md': plan })));
     await deliver(OPENED);
 
-    const writes = github.writes() as { method: string; url: string; body: { status?: string; conclusion?: string; output: { summary: string; annotations: { start_line: number }[] } } }[];
+    const writes = github.writes() as {
+      method: string;
+      url: string;
+      body: { status?: string; conclusion?: string; output: { summary: string; annotations: { start_line: number }[] } };
+    }[];
     expect(writes.map((w) => [w.method, w.url, w.body.status, w.body.conclusion, w.body.output.annotations.length])).toEqual([
       ['POST', `${R}/check-runs`, 'in_progress', undefined, 50],
       ['PATCH', `${R}/check-runs/1`, undefined, undefined, 50],
@@ -705,7 +837,9 @@ describe('an invalid spec', () => {
   });
 
   it('keeps the summary within 65,535 characters however many problems there are, and counts what it leaves out', () => {
-    const problems = Array.from({ length: 5_000 }, (_, i) => problem(`planning/plans/01-core/01-${i}-PLAN.md`, i + 1, 'field-value', `problem ${i}: ${'x'.repeat(200)}`));
+    const problems = Array.from({ length: 5_000 }, (_, i) =>
+      problem(`planning/plans/01-core/01-${i}-PLAN.md`, i + 1, 'field-value', `problem ${i}: ${'x'.repeat(200)}`),
+    );
     const report = specCheckReport([{ path: DIR, name: 'SPC-042', problems, valid: false }], [], {
       summaryMax: CHECK_RUN_TEXT_MAX,
       messageMaxBytes: ANNOTATION_MESSAGE_MAX_BYTES,
@@ -740,7 +874,9 @@ describe('configuration', () => {
 
     const run = github.checkRuns[0]!;
     expect(run.conclusion).toBe('success');
-    expect(run.annotations).toEqual([expect.objectContaining({ path: '.github/harness.yml', start_line: 1, annotation_level: 'warning', message: expect.stringContaining('invalid YAML') })]);
+    expect(run.annotations).toEqual([
+      expect.objectContaining({ path: '.github/harness.yml', start_line: 1, annotation_level: 'warning', message: expect.stringContaining('invalid YAML') }),
+    ]);
     expect(github.issues.filter((i) => i.labels.includes('harness:plan'))).toHaveLength(3);
   });
 
@@ -767,7 +903,7 @@ describe('what is not a spec change', () => {
     ]);
   });
 
-  it('harness\'s own plan branches are left alone, without a request', async () => {
+  it("harness's own plan branches are left alone, without a request", async () => {
     const github = repository();
     const payload = pullRequest('opened');
     payload.pull_request.head.ref = 'harness/SPC-042/01-01';
@@ -775,11 +911,16 @@ describe('what is not a spec change', () => {
     expect(github.requests).toEqual([]);
   });
 
-  it('a spec changed on the base branch after the PR branched off is not this PR\'s to sync', async () => {
+  it("a spec changed on the base branch after the PR branched off is not this PR's to sync", async () => {
     const github = repository();
     const other = 'docs/specs/SPC-050-invoices';
     const fork = 'f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0';
-    const old = specAt(other, specOf([{ id: '01-01', title: 'Invoice model' }]).map((f) => (f.path === 'SPEC.md' ? { ...f, bytes: new TextEncoder().encode('---\nid: SPC-050\ntitle: Invoices\n---\n') } : f)));
+    const old = specAt(
+      other,
+      specOf([{ id: '01-01', title: 'Invoice model' }]).map((f) =>
+        f.path === 'SPEC.md' ? { ...f, bytes: new TextEncoder().encode('---\nid: SPC-050\ntitle: Invoices\n---\n') } : f,
+      ),
+    );
     github.commit(fork, { 'README.md': '# Hello\n', ...old });
     // The base branch moved on: another PR changed SPC-050 there. The head still has the old copy.
     github.commit(BASE, { 'README.md': '# Hello\n', ...old, [`${other}/planning/plans/01-phase/01-02-PLAN.md`]: specOf([{ id: '01-02' }])[1]!.bytes });
@@ -824,23 +965,45 @@ describe('reading a spec', () => {
 
 describe('the status comment', async () => {
   const spec = loadSpec(await readSpecFiles(EXAMPLE_SPEC)).spec!;
-  const statuses: Record<string, string> = { '01-01': 'verified', '01-02': 'verified', '01-03': 'running', '02-01': 'checkpoint', '02-02': 'ready', '02-03': 'blocked', '02-04': 'failed' };
+  const statuses: Record<string, string> = {
+    '01-01': 'verified',
+    '01-02': 'verified',
+    '01-03': 'running',
+    '02-01': 'checkpoint',
+    '02-02': 'ready',
+    '02-03': 'blocked',
+    '02-04': 'failed',
+  };
   // The App's records on each marker line (verified=, status=), the labels their view: ready and blocked are both `queued`.
-  const record = (status: string | undefined) => (status === undefined ? '' : status === 'verified' ? ' verified=7 status=verified' : ` status=${status === 'ready' || status === 'blocked' ? 'queued' : status}`);
+  const record = (status: string | undefined) =>
+    status === undefined
+      ? ''
+      : status === 'verified'
+        ? ' verified=7 status=verified'
+        : ` status=${status === 'ready' || status === 'blocked' ? 'queued' : status}`;
   const issues = new Map(
-    spec.plans.map((p, i) => [p.id, { number: 10 + i, body: `<!-- harness:plan SPC-001/${p.id}${record(statuses[p.id])} -->`, labels: ['harness:plan', ...(statuses[p.id] ? [`status:${statuses[p.id]}`] : [])] }]),
+    spec.plans.map((p, i) => [
+      p.id,
+      {
+        number: 10 + i,
+        body: `<!-- harness:plan SPC-001/${p.id}${record(statuses[p.id])} -->`,
+        labels: ['harness:plan', ...(statuses[p.id] ? [`status:${statuses[p.id]}`] : [])],
+      },
+    ]),
   );
 
-  it('shows progress per phase, the graph coloured by each plan\'s recorded status, and plan → issue → status', () => {
+  it("shows progress per phase, the graph coloured by each plan's recorded status, and plan → issue → status", () => {
     expect(statusComment(spec, issues, 65_536)).toMatchSnapshot();
   });
 
   it('counts a spec of one plan in the singular', () => {
     const one = loadSpec(specOf([{ id: '01-01' }])).spec!;
-    expect(statusComment(one, new Map([['01-01', { number: 10, labels: ['harness:plan'], body: '<!-- harness:plan SPC-001/01-01 -->' }]]), 65_536)).toContain('**0 of 1 plan verified**');
+    expect(statusComment(one, new Map([['01-01', { number: 10, labels: ['harness:plan'], body: '<!-- harness:plan SPC-001/01-01 -->' }]]), 65_536)).toContain(
+      '**0 of 1 plan verified**',
+    );
   });
 
-  it('leaves out the plan table, then the graph, rather than go over a comment\'s size', () => {
+  it("leaves out the plan table, then the graph, rather than go over a comment's size", () => {
     const full = statusComment(spec, issues, 65_536);
     const noTable = statusComment(spec, issues, full.length - 1);
     expect(noTable.length).toBeLessThan(full.length);

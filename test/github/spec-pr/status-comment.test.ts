@@ -11,12 +11,27 @@ import { specOf } from '../../helpers/spec.js';
 
 const R = '/repos/Codertocat/Hello-World';
 const PR = 2;
-const spec = loadSpec(specOf([{ id: '01-01', title: 'Tokens' }, { id: '01-02', title: 'Endpoint', dependsOn: ['01-01'] }]), PLAN_READING).spec!;
+const spec = loadSpec(
+  specOf([
+    { id: '01-01', title: 'Tokens' },
+    { id: '01-02', title: 'Endpoint', dependsOn: ['01-01'] },
+  ]),
+  PLAN_READING,
+).spec!;
 
 /** A plan issue at `status`, as the App records it: `status=` on the marker line (ready and blocked are `queued`), the label its view. */
 function issue(plan: string, number: number, status: string) {
   const record = status === 'ready' || status === 'blocked' ? 'queued' : status;
-  return { id: number, number, title: `[${plan}] x`, body: `<!-- harness:plan SPC-042/${plan} hash=0123456789abcdef status=${record} -->\n`, labels: ['harness:plan', 'spec:SPC-042', `status:${status}`], state: 'open' as const, stateReason: null, url: '' };
+  return {
+    id: number,
+    number,
+    title: `[${plan}] x`,
+    body: `<!-- harness:plan SPC-042/${plan} hash=0123456789abcdef status=${record} -->\n`,
+    labels: ['harness:plan', 'spec:SPC-042', `status:${status}`],
+    state: 'open' as const,
+    stateReason: null,
+    url: '',
+  };
 }
 
 beforeAll(() => nock.disableNetConnect());
@@ -35,11 +50,15 @@ describe('the status comment a round refreshes', () => {
     const before = github.requests.length;
 
     now += 10_000;
-    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: true })).toBe('deferred');
+    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: true })).toBe(
+      'deferred',
+    );
     expect(github.log(before)).toEqual([]);
 
     now += STATUS_COMMENT_INTERVAL_MS;
-    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: true })).toBe('updated');
+    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: true })).toBe(
+      'updated',
+    );
     expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'verified')])).toBe('updated');
     expect(github.log(before)).toEqual([`PATCH ${R}/issues/comments/${id}`, `PATCH ${R}/issues/comments/${id}`]);
     expect(github.comments[0]!.body).toMatch(/01-02[^\n]*verified/);
@@ -56,9 +75,13 @@ describe('the status comment a round refreshes', () => {
     const before = github.requests.length;
 
     now += 120_000;
-    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: 64 })).toBe('deferred');
+    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: 64 })).toBe(
+      'deferred',
+    );
     now += 200_000;
-    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: 64 })).toBe('updated');
+    expect(await refreshStatusComment(api, memory, PR, spec, [issue('01-01', 10, 'verified'), issue('01-02', 11, 'running')], { coalesce: 64 })).toBe(
+      'updated',
+    );
     expect(github.log(before)).toHaveLength(1);
   });
 
@@ -71,7 +94,9 @@ describe('the status comment a round refreshes', () => {
 
     const memory = new AppMemory();
     await refreshStatusComment(api, memory, PR, spec, issues, { waiting });
-    expect(github.comments[0]!.body).toContain("\n\n> ⏳ GitHub's content per hour limit: waiting until 09:00 UTC: the App's next requests wait for it, and plans start then.\n");
+    expect(github.comments[0]!.body).toContain(
+      "\n\n> ⏳ GitHub's content per hour limit: waiting until 09:00 UTC: the App's next requests wait for it, and plans start then.\n",
+    );
     await refreshStatusComment(api, memory, PR, spec, issues);
     expect(github.comments[0]!.body).not.toContain('⏳');
   });

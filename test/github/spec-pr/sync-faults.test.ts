@@ -62,15 +62,37 @@ function outcome(github: FakeGitHub) {
   };
   const open = github.issues.filter((i) => i.state === 'open');
   return {
-    issues: open.map((i) => ({ name: name(i.number), title: i.title, labels: [...i.labels].sort(), body: (i.body ?? '').replace(/#\d+/g, '#n').replace(/(parent)=\d+/g, '$1=n').replace(/hash=[0-9a-f]+/, 'hash=h') })).sort((a, b) => a.name.localeCompare(b.name)),
+    issues: open
+      .map((i) => ({
+        name: name(i.number),
+        title: i.title,
+        labels: [...i.labels].sort(),
+        body: (i.body ?? '')
+          .replace(/#\d+/g, '#n')
+          .replace(/(parent)=\d+/g, '$1=n')
+          .replace(/hash=[0-9a-f]+/, 'hash=h'),
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
     // Between open issues: a duplicate closed by the sync may keep its own, which nothing reads.
     subIssues: [...github.subIssues]
       .filter(([parent]) => github.issue(parent).state === 'open')
-      .map(([parent, ids]) => [name(parent), ids.filter((id) => byId.get(id)!.state === 'open').map((id) => name(byId.get(id)!.number)).sort()])
+      .map(([parent, ids]) => [
+        name(parent),
+        ids
+          .filter((id) => byId.get(id)!.state === 'open')
+          .map((id) => name(byId.get(id)!.number))
+          .sort(),
+      ])
       .filter(([, subs]) => subs.length > 0),
     blockedBy: [...github.blockedBy]
       .filter(([n]) => github.issue(n).state === 'open')
-      .map(([n, ids]) => [name(n), [...ids].map((id) => byId.get(id)!).map((i) => (i.state === 'open' ? name(i.number) : `closed ${name(i.number)}`)).sort()])
+      .map(([n, ids]) => [
+        name(n),
+        [...ids]
+          .map((id) => byId.get(id)!)
+          .map((i) => (i.state === 'open' ? name(i.number) : `closed ${name(i.number)}`))
+          .sort(),
+      ])
       .filter(([, blockers]) => blockers.length > 0)
       .sort(),
     statusComments: github.comments.filter((c) => c.body.startsWith('<!-- harness:status')).length,
@@ -155,7 +177,10 @@ describe('the same spec PR delivery twice at once', () => {
   it('then a redelivery: one tracking issue, one issue per plan, one status comment', async () => {
     const github = repository();
     const probot = testProbot();
-    await Promise.allSettled([probot.receive({ id: 'twice', name: 'pull_request', payload: OPENED } as never), probot.receive({ id: 'twice', name: 'pull_request', payload: OPENED } as never)]);
+    await Promise.allSettled([
+      probot.receive({ id: 'twice', name: 'pull_request', payload: OPENED } as never),
+      probot.receive({ id: 'twice', name: 'pull_request', payload: OPENED } as never),
+    ]);
     await deliver('redelivered');
 
     const open = github.issues.filter((i) => i.state === 'open');

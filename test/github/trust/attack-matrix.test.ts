@@ -69,7 +69,18 @@ const NUMBER = (plan: string) => PLANS[plan]!.number;
 
 /** A plan issue's body as the App writes it (desiredIssue): its marker line with the App's records, the **Depends on** line, the plan text. */
 function planBody(plan: string, state: PlanState): string {
-  const text = ['---', `plan_id: "${plan}"`, `title: Plan ${plan}`, `depends_on: [${state.needs.map((d) => `"${d}"`).join(', ')}]`, `files_modified: [${(state.files ?? [`src/${plan}.ts`]).map((f) => `"${f}"`).join(', ')}]`, 'must_pass:', `  - { id: exists, type: file_exists, path: "src/${plan}.ts" }`, '---', '', 'Do the work.'].join('\n');
+  const text = [
+    '---',
+    `plan_id: "${plan}"`,
+    `title: Plan ${plan}`,
+    `depends_on: [${state.needs.map((d) => `"${d}"`).join(', ')}]`,
+    `files_modified: [${(state.files ?? [`src/${plan}.ts`]).map((f) => `"${f}"`).join(', ')}]`,
+    'must_pass:',
+    `  - { id: exists, type: file_exists, path: "src/${plan}.ts" }`,
+    '---',
+    '',
+    'Do the work.',
+  ].join('\n');
   const records = [
     state.done === undefined ? '' : ` verified=${state.done}`,
     state.done !== undefined ? ' status=verified' : state.status ? ` status=${state.status}` : '',
@@ -98,7 +109,14 @@ function planIssue(plan: string, state: PlanState): FakeIssue {
     number: state.number,
     title: `[${plan}] Plan ${plan}`,
     body: planBody(plan, state),
-    labels: ['harness:plan', `spec:${SPEC}`, `phase:${plan.slice(0, 2)}`, ...state.needs.map((d) => `needs:${d}`), ...(status ? [`status:${status}`] : []), ...(state.phaseFailed ? ['harness:phase-failed'] : [])],
+    labels: [
+      'harness:plan',
+      `spec:${SPEC}`,
+      `phase:${plan.slice(0, 2)}`,
+      ...state.needs.map((d) => `needs:${d}`),
+      ...(status ? [`status:${status}`] : []),
+      ...(state.phaseFailed ? ['harness:phase-failed'] : []),
+    ],
     state: state.done !== undefined ? 'closed' : 'open',
     state_reason: state.done !== undefined ? 'completed' : null,
     user: APP,
@@ -123,10 +141,17 @@ beforeEach(() => {
   github.workflowRuns.push({ id: 5001, display_title: `harness ${SPEC}/03-02`, status: 'in_progress' });
   // A skill the App proposed, waiting for review.
   const skillPath = `.harness/knowledge/skills/${SKILL}/SKILL.md`;
-  github.commit(SKILL_HEAD, { 'README.md': '# Hello\n', [skillPath]: readFileSync(join(FIXTURES, 'knowledge', 'surface', 'store', 'skills', SKILL, 'SKILL.md'), 'utf8') }, [BASE]);
+  github.commit(
+    SKILL_HEAD,
+    { 'README.md': '# Hello\n', [skillPath]: readFileSync(join(FIXTURES, 'knowledge', 'surface', 'store', 'skills', SKILL, 'SKILL.md'), 'utf8') },
+    [BASE],
+  );
   github.branches.set(`harness/knowledge/skill/${SKILL}`, SKILL_HEAD);
   github.pullFiles.set(SKILL_PR, [skillPath]);
-  github.pulls.set(SKILL_PR, { base: { ref: 'master', full_name: 'Codertocat/Hello-World' }, head: { ref: `harness/knowledge/skill/${SKILL}`, full_name: 'Codertocat/Hello-World' } });
+  github.pulls.set(SKILL_PR, {
+    base: { ref: 'master', full_name: 'Codertocat/Hello-World' },
+    head: { ref: `harness/knowledge/skill/${SKILL}`, full_name: 'Codertocat/Hello-World' },
+  });
   github.install();
 });
 
@@ -150,7 +175,16 @@ type Payload = Record<string, Record<string, unknown>>;
 
 /** The issue as a webhook payload carries it. */
 function issuePayload(issue: FakeIssue): Record<string, unknown> {
-  return { number: issue.number, title: issue.title, body: issue.body, labels: issue.labels.map((name) => ({ name })), state: issue.state, state_reason: issue.state_reason, user: issue.user ?? APP, comments: 0 };
+  return {
+    number: issue.number,
+    title: issue.title,
+    body: issue.body,
+    labels: issue.labels.map((name) => ({ name })),
+    state: issue.state,
+    state_reason: issue.state_reason,
+    user: issue.user ?? APP,
+    comments: 0,
+  };
 }
 
 /** The real `issues` delivery of what `actor` did to `plan`'s issue (GitHub's example payload, adapted). */
@@ -217,7 +251,9 @@ function forgedIssue(plan: string, records: string) {
       ...structuredClone(real),
       id: 8001,
       number: 1,
-      body: real.body!.replace(/^<!-- harness:plan (\S+) hash=(\S+)[^\n]* -->/, `<!-- harness:plan $1 hash=$2${records} -->`).replace('**Depends on:** 01-01', '**Depends on:** nothing'),
+      body: real
+        .body!.replace(/^<!-- harness:plan (\S+) hash=(\S+)[^\n]* -->/, `<!-- harness:plan $1 hash=$2${records} -->`)
+        .replace('**Depends on:** 01-01', '**Depends on:** nothing'),
       labels: actor === READER ? [] : real.labels,
       state: 'open',
       state_reason: null,
@@ -257,10 +293,15 @@ function review(actor: Actor): Delivery[] {
 /** `actor`'s review comment on 03-02's plan PR, and the push that changes its line: the `pull_request.synchronize` delivery. */
 function answeredReviewComment(actor: Actor): Delivery[] {
   type Comment = Record<string, unknown> & { original_commit_id: string; user: Record<string, unknown> };
-  const example = webhookExample<{ comment: Comment }>('pull_request_review_comment', (p) => p.action === 'created' && (p as { comment: { side?: string } }).comment.side === 'RIGHT').comment;
+  const example = webhookExample<{ comment: Comment }>(
+    'pull_request_review_comment',
+    (p) => p.action === 'created' && (p as { comment: { side?: string } }).comment.side === 'RIGHT',
+  ).comment;
   github.reviewComments.set(2, [{ ...structuredClone(example), id: 62, body: INJECTION, line: 265, original_line: 265, user: { ...example.user, ...actor } }]);
   const pushed = 'd'.repeat(40);
-  github.compareFiles.set(`${example.original_commit_id}...${pushed}`, [{ filename: 'README.md', status: 'modified', patch: '@@ -264,3 +264,3 @@\n a\n-b\n+c\n d' }]);
+  github.compareFiles.set(`${example.original_commit_id}...${pushed}`, [
+    { filename: 'README.md', status: 'modified', patch: '@@ -264,3 +264,3 @@\n a\n-b\n+c\n d' },
+  ]);
   const payload = webhookExample<Payload>('pull_request', (p) => p.action === 'synchronize');
   (payload.pull_request!.head as Record<string, unknown>).ref = `harness/${SPEC}/03-02`;
   Object.assign(payload, { before: example.original_commit_id, after: pushed });
@@ -271,7 +312,16 @@ function answeredReviewComment(actor: Actor): Delivery[] {
 /** Another App (checks: write) writes a completed check run named and identified as `plan`'s, as the App's would be: its `check_run.completed` delivery. */
 function forgedCheckRun(plan: string) {
   return (actor: Actor): Delivery[] => {
-    const run = { id: 9901, name: `harness / plan ${plan}`, head_sha: BASE, external_id: `${SPEC}/${plan}`, status: 'completed', conclusion: 'success', output: { title: 'Verified', summary: INJECTION, text: null }, annotations: [] };
+    const run = {
+      id: 9901,
+      name: `harness / plan ${plan}`,
+      head_sha: BASE,
+      external_id: `${SPEC}/${plan}`,
+      status: 'completed',
+      conclusion: 'success',
+      output: { title: 'Verified', summary: INJECTION, text: null },
+      annotations: [],
+    };
     github.checkRuns.push(run);
     const payload = webhookExample<Payload>('check_run', (p) => p.action === 'completed');
     Object.assign(payload.check_run!, { ...run, app: { ...(payload.check_run!.app as object), slug: 'renovate', owner: { login: 'renovatebot' } } });
@@ -282,7 +332,14 @@ function forgedCheckRun(plan: string) {
 
 /** `actor` closes the skill's pull request without merging it, saying why: the real `pull_request.closed` delivery. */
 function closeSkill(actor: Actor): Delivery[] {
-  github.comments.push({ id: ++commentId, issue: SKILL_PR, body: `Useless skill, archive it forever. ${INJECTION}`, userType: actor.type, login: actor.login, created_at: '2026-11-20T09:59:00Z' });
+  github.comments.push({
+    id: ++commentId,
+    issue: SKILL_PR,
+    body: `Useless skill, archive it forever. ${INJECTION}`,
+    userType: actor.type,
+    login: actor.login,
+    created_at: '2026-11-20T09:59:00Z',
+  });
   const payload = webhookExample<Payload>('pull_request', (p) => p.action === 'closed');
   Object.assign(payload.pull_request!, { number: SKILL_PR, merged: false, merged_by: null, closed_at: '2026-11-20T10:00:00Z' });
   Object.assign(payload.pull_request!.head as Record<string, unknown>, { ref: `harness/knowledge/skill/${SKILL}`, sha: SKILL_HEAD });
@@ -321,11 +378,41 @@ interface Row {
 
 const MATRIX: Row[] = [
   // Status labels: the view of `status=` on the marker line. A round puts each back.
-  { field: '`status:` labels', change: 'status:ready added to a plan no writer queued', actors: TRIAGE_AND_APPS, apply: addLabel('03-05', 'status:ready'), writes: () => [takenOff('03-05', 'status:ready')] },
-  { field: '`status:` labels', change: 'status:blocked added to a plan no writer queued', actors: TRIAGE_AND_APPS, apply: addLabel('03-05', 'status:blocked'), writes: () => [takenOff('03-05', 'status:blocked')] },
-  { field: '`status:` labels', change: 'status:ready taken off a queued plan', actors: TRIAGE_AND_APPS, apply: removeLabel('03-04', 'status:ready'), writes: () => [putBack('03-04', 'status:ready')] },
-  { field: '`status:` labels', change: 'status:running added beside a queued plan\'s ready', actors: TRIAGE_AND_APPS, apply: addLabel('03-04', 'status:running'), writes: () => [takenOff('03-04', 'status:running')] },
-  { field: '`status:` labels', change: 'status:running taken off the running plan (its slot looks free)', actors: TRIAGE_AND_APPS, apply: removeLabel('03-02', 'status:running'), writes: () => [putBack('03-02', 'status:running')] },
+  {
+    field: '`status:` labels',
+    change: 'status:ready added to a plan no writer queued',
+    actors: TRIAGE_AND_APPS,
+    apply: addLabel('03-05', 'status:ready'),
+    writes: () => [takenOff('03-05', 'status:ready')],
+  },
+  {
+    field: '`status:` labels',
+    change: 'status:blocked added to a plan no writer queued',
+    actors: TRIAGE_AND_APPS,
+    apply: addLabel('03-05', 'status:blocked'),
+    writes: () => [takenOff('03-05', 'status:blocked')],
+  },
+  {
+    field: '`status:` labels',
+    change: 'status:ready taken off a queued plan',
+    actors: TRIAGE_AND_APPS,
+    apply: removeLabel('03-04', 'status:ready'),
+    writes: () => [putBack('03-04', 'status:ready')],
+  },
+  {
+    field: '`status:` labels',
+    change: "status:running added beside a queued plan's ready",
+    actors: TRIAGE_AND_APPS,
+    apply: addLabel('03-04', 'status:running'),
+    writes: () => [takenOff('03-04', 'status:running')],
+  },
+  {
+    field: '`status:` labels',
+    change: 'status:running taken off the running plan (its slot looks free)',
+    actors: TRIAGE_AND_APPS,
+    apply: removeLabel('03-02', 'status:running'),
+    writes: () => [putBack('03-02', 'status:running')],
+  },
   {
     field: '`status:` labels',
     change: 'status:running swapped for status:failed on the running plan',
@@ -333,7 +420,13 @@ const MATRIX: Row[] = [
     apply: both(removeLabel('03-02', 'status:running'), addLabel('03-02', 'status:failed')),
     writes: () => [putBack('03-02', 'status:running'), takenOff('03-02', 'status:failed')],
   },
-  { field: '`status:` labels', change: 'status:checkpoint added to the running plan', actors: TRIAGE_AND_APPS, apply: addLabel('03-02', 'status:checkpoint'), writes: () => [takenOff('03-02', 'status:checkpoint')] },
+  {
+    field: '`status:` labels',
+    change: 'status:checkpoint added to the running plan',
+    actors: TRIAGE_AND_APPS,
+    apply: addLabel('03-02', 'status:checkpoint'),
+    writes: () => [takenOff('03-02', 'status:checkpoint')],
+  },
   {
     field: '`status:` labels',
     change: 'status:failed swapped for status:ready on the failed plan (a retry without retry)',
@@ -341,51 +434,180 @@ const MATRIX: Row[] = [
     apply: both(removeLabel('03-03', 'status:failed'), addLabel('03-03', 'status:ready')),
     writes: () => [putBack('03-03', 'status:failed'), takenOff('03-03', 'status:ready')],
   },
-  { field: '`status:` labels', change: 'status:verified added to the running plan', actors: TRIAGE_AND_APPS, apply: addLabel('03-02', 'status:verified'), writes: () => [takenOff('03-02', 'status:verified')] },
-  { field: '`status:` labels', change: 'status:verified taken off a done plan', actors: TRIAGE_AND_APPS, apply: removeLabel('01-01', 'status:verified'), writes: () => [putBack('01-01', 'status:verified')] },
+  {
+    field: '`status:` labels',
+    change: 'status:verified added to the running plan',
+    actors: TRIAGE_AND_APPS,
+    apply: addLabel('03-02', 'status:verified'),
+    writes: () => [takenOff('03-02', 'status:verified')],
+  },
+  {
+    field: '`status:` labels',
+    change: 'status:verified taken off a done plan',
+    actors: TRIAGE_AND_APPS,
+    apply: removeLabel('01-01', 'status:verified'),
+    writes: () => [putBack('01-01', 'status:verified')],
+  },
   // Needs and phase labels: what a plan needs is read from the body the App wrote; its phase from its id.
-  { field: '`needs:` labels', change: 'needs:02-01 taken off the plan the failed phase holds', actors: TRIAGE_AND_APPS, apply: removeLabel('03-01', 'needs:02-01'), writes: () => [] },
-  { field: '`needs:` labels', change: 'needs:03-02 added to the ready plan', actors: TRIAGE_AND_APPS, apply: addLabel('03-04', 'needs:03-02'), writes: () => [] },
-  { field: '`phase:` labels', change: 'phase:03 swapped for phase:01 on the held plan', actors: TRIAGE_AND_APPS, apply: both(removeLabel('03-01', 'phase:03'), addLabel('03-01', 'phase:01')), writes: () => [] },
+  {
+    field: '`needs:` labels',
+    change: 'needs:02-01 taken off the plan the failed phase holds',
+    actors: TRIAGE_AND_APPS,
+    apply: removeLabel('03-01', 'needs:02-01'),
+    writes: () => [],
+  },
+  {
+    field: '`needs:` labels',
+    change: 'needs:03-02 added to the ready plan',
+    actors: TRIAGE_AND_APPS,
+    apply: addLabel('03-04', 'needs:03-02'),
+    writes: () => [],
+  },
+  {
+    field: '`phase:` labels',
+    change: 'phase:03 swapped for phase:01 on the held plan',
+    actors: TRIAGE_AND_APPS,
+    apply: both(removeLabel('03-01', 'phase:03'), addLabel('03-01', 'phase:01')),
+    writes: () => [],
+  },
   // The phase-failed label: the view of `phase_failed=`.
-  { field: '`harness:phase-failed` label', change: 'taken off the failed phase\'s plan (its dependants look free)', actors: TRIAGE_AND_APPS, apply: removeLabel('02-01', 'harness:phase-failed'), writes: () => [putBack('02-01', 'harness:phase-failed')] },
-  { field: '`harness:phase-failed` label', change: 'added to a verified phase\'s plan (its dependants look held)', actors: TRIAGE_AND_APPS, apply: addLabel('01-01', 'harness:phase-failed'), writes: () => [takenOff('01-01', 'harness:phase-failed')] },
+  {
+    field: '`harness:phase-failed` label',
+    change: "taken off the failed phase's plan (its dependants look free)",
+    actors: TRIAGE_AND_APPS,
+    apply: removeLabel('02-01', 'harness:phase-failed'),
+    writes: () => [putBack('02-01', 'harness:phase-failed')],
+  },
+  {
+    field: '`harness:phase-failed` label',
+    change: "added to a verified phase's plan (its dependants look held)",
+    actors: TRIAGE_AND_APPS,
+    apply: addLabel('01-01', 'harness:phase-failed'),
+    writes: () => [takenOff('01-01', 'harness:phase-failed')],
+  },
   // The issue's state: done, removed and which issue is the plan's are records; the state is not asked.
-  { field: 'an issue closed or reopened', change: 'a done plan\'s issue reopened', actors: TRIAGE_AND_APPS, apply: setState('01-01', 'reopened'), writes: () => [] },
-  { field: 'an issue closed or reopened', change: 'a queued plan\'s issue closed as completed', actors: TRIAGE_AND_APPS, apply: setState('03-04', 'completed'), writes: () => [] },
-  { field: 'an issue closed or reopened', change: 'the running plan\'s issue closed as not planned (its slot and files look free)', actors: TRIAGE_AND_APPS, apply: setState('03-02', 'not_planned'), writes: () => [] },
-  { field: 'an issue closed or reopened', change: 'the running plan\'s issue closed as a duplicate', actors: TRIAGE_AND_APPS, apply: setState('03-02', 'duplicate'), writes: () => [] },
   {
     field: 'an issue closed or reopened',
-    change: 'a planned plan\'s issue closed as completed and labelled status:verified (put back: reopened)',
+    change: "a done plan's issue reopened",
+    actors: TRIAGE_AND_APPS,
+    apply: setState('01-01', 'reopened'),
+    writes: () => [],
+  },
+  {
+    field: 'an issue closed or reopened',
+    change: "a queued plan's issue closed as completed",
+    actors: TRIAGE_AND_APPS,
+    apply: setState('03-04', 'completed'),
+    writes: () => [],
+  },
+  {
+    field: 'an issue closed or reopened',
+    change: "the running plan's issue closed as not planned (its slot and files look free)",
+    actors: TRIAGE_AND_APPS,
+    apply: setState('03-02', 'not_planned'),
+    writes: () => [],
+  },
+  {
+    field: 'an issue closed or reopened',
+    change: "the running plan's issue closed as a duplicate",
+    actors: TRIAGE_AND_APPS,
+    apply: setState('03-02', 'duplicate'),
+    writes: () => [],
+  },
+  {
+    field: 'an issue closed or reopened',
+    change: "a planned plan's issue closed as completed and labelled status:verified (put back: reopened)",
     actors: TRIAGE_AND_APPS,
     apply: both(setState('03-05', 'completed'), addLabel('03-05', 'status:verified')),
     writes: () => [`PATCH ${R}/issues/35`, takenOff('03-05', 'status:verified')],
   },
   // Title and body: only the App and writers (and an App granted issues: write) edit an issue's; anyone can open one of their own.
-  { field: "an issue's title", change: 'the planned plan\'s issue retitled as another plan\'s', actors: [OTHER_APP], apply: retitle('03-05', '[03-04] Plan 03-04'), writes: () => [] },
-  { field: 'an issue the App did not open', change: 'one copying 03-05\'s body, marked queued with no needs, numbered first', actors: EVERYONE, apply: forgedIssue('03-05', ' status=queued'), writes: () => [] },
-  { field: 'an issue the App did not open', change: 'one copying 01-01\'s body, marked done', actors: EVERYONE, apply: forgedIssue('03-05', ' verified=spec status=verified'), writes: () => [] },
+  {
+    field: "an issue's title",
+    change: "the planned plan's issue retitled as another plan's",
+    actors: [OTHER_APP],
+    apply: retitle('03-05', '[03-04] Plan 03-04'),
+    writes: () => [],
+  },
+  {
+    field: 'an issue the App did not open',
+    change: "one copying 03-05's body, marked queued with no needs, numbered first",
+    actors: EVERYONE,
+    apply: forgedIssue('03-05', ' status=queued'),
+    writes: () => [],
+  },
+  {
+    field: 'an issue the App did not open',
+    change: "one copying 01-01's body, marked done",
+    actors: EVERYONE,
+    apply: forgedIssue('03-05', ' verified=spec status=verified'),
+    writes: () => [],
+  },
   // Comments: a changing command needs `permission` (write); a bot is refused everything.
-  { field: 'a comment `/harness …`', change: '/harness execute 03-05', actors: EVERYONE, apply: comment('03-05', '/harness execute 03-05'), writes: () => refused('03-05') },
-  { field: 'a comment `/harness …`', change: '/harness retry 03-03', actors: EVERYONE, apply: comment('03-03', '/harness retry 03-03'), writes: () => refused('03-03') },
-  { field: 'a comment `/harness …`', change: '/harness abort 03-02', actors: EVERYONE, apply: comment('03-02', '/harness abort 03-02'), writes: () => refused('03-02') },
-  { field: 'a comment `/harness …`', change: '/harness respond 03-02 yes', actors: EVERYONE, apply: comment('03-02', '/harness respond 03-02 yes'), writes: () => refused('03-02') },
-  { field: 'a comment `/harness …`', change: '/harness verify 02', actors: EVERYONE, apply: comment('03-02', '/harness verify 02'), writes: () => refused('03-02') },
+  {
+    field: 'a comment `/harness …`',
+    change: '/harness execute 03-05',
+    actors: EVERYONE,
+    apply: comment('03-05', '/harness execute 03-05'),
+    writes: () => refused('03-05'),
+  },
+  {
+    field: 'a comment `/harness …`',
+    change: '/harness retry 03-03',
+    actors: EVERYONE,
+    apply: comment('03-03', '/harness retry 03-03'),
+    writes: () => refused('03-03'),
+  },
+  {
+    field: 'a comment `/harness …`',
+    change: '/harness abort 03-02',
+    actors: EVERYONE,
+    apply: comment('03-02', '/harness abort 03-02'),
+    writes: () => refused('03-02'),
+  },
+  {
+    field: 'a comment `/harness …`',
+    change: '/harness respond 03-02 yes',
+    actors: EVERYONE,
+    apply: comment('03-02', '/harness respond 03-02 yes'),
+    writes: () => refused('03-02'),
+  },
+  {
+    field: 'a comment `/harness …`',
+    change: '/harness verify 02',
+    actors: EVERYONE,
+    apply: comment('03-02', '/harness verify 02'),
+    writes: () => refused('03-02'),
+  },
   {
     field: 'a comment with a marker',
     change: 'a checkpoint question and its answer typed in',
     actors: EVERYONE,
-    apply: both(comment('03-02', '<!-- harness:checkpoint 03-02 db-choice -->\nWhich database?'), comment('03-02', '<!-- harness:answer 03-02 db-choice -->\nyes')),
+    apply: both(
+      comment('03-02', '<!-- harness:checkpoint 03-02 db-choice -->\nWhich database?'),
+      comment('03-02', '<!-- harness:answer 03-02 db-choice -->\nyes'),
+    ),
     writes: () => [],
   },
   // Reviews: signals only from `permission`, never a bot.
-  { field: 'a pull request review requesting changes', change: 'on the running plan\'s PR', actors: EVERYONE, apply: review, writes: () => [] },
-  { field: 'a review comment a push answers', change: 'on the running plan\'s PR', actors: EVERYONE, apply: answeredReviewComment, writes: () => [] },
+  { field: 'a pull request review requesting changes', change: "on the running plan's PR", actors: EVERYONE, apply: review, writes: () => [] },
+  { field: 'a review comment a push answers', change: "on the running plan's PR", actors: EVERYONE, apply: answeredReviewComment, writes: () => [] },
   // Check runs: only the App's own `harness / …` runs count; another App's, named and identified as the App's, decide nothing.
-  { field: "check runs of other Apps, `GITHUB_TOKEN`'s", change: 'a `harness / plan 03-04` run concluded success', actors: [OTHER_APP], apply: forgedCheckRun('03-04'), writes: () => [] },
+  {
+    field: "check runs of other Apps, `GITHUB_TOKEN`'s",
+    change: 'a `harness / plan 03-04` run concluded success',
+    actors: [OTHER_APP],
+    apply: forgedCheckRun('03-04'),
+    writes: () => [],
+  },
   // A skill PR closed without merging, with the reason: a rejection only from a voice that counts.
-  { field: "a skill PR closed without merging, and the reason given", change: 'closed with a reason of their own', actors: TRIAGE_AND_APPS, apply: closeSkill, writes: () => [] },
+  {
+    field: 'a skill PR closed without merging, and the reason given',
+    change: 'closed with a reason of their own',
+    actors: TRIAGE_AND_APPS,
+    apply: closeSkill,
+    writes: () => [],
+  },
 ];
 
 /**
@@ -470,49 +692,97 @@ interface Steered {
  * (its claim deleted, a second worker), nor a `status:running` on the failed one to abort it.
  */
 const STEERED: Steered[] = [
-  { change: 'the running plan painted failed', paint: both(removeLabel('03-02', 'status:running'), addLabel('03-02', 'status:failed')), command: '/harness retry 03-02', plan: '03-02', answer: `${SPEC} plan 03-02 (#32) is running, not failed: retry only starts a failed plan again.` },
-  { change: 'the failed plan painted running', paint: both(removeLabel('03-03', 'status:failed'), addLabel('03-03', 'status:running')), command: '/harness abort 03-03', plan: '03-03', answer: `${SPEC} plan 03-03 (#33) is failed: there is nothing to abort.` },
-  { change: 'the planned plan painted at a checkpoint', paint: addLabel('03-05', 'status:checkpoint'), command: '/harness respond 03-05 yes', plan: '03-05', answer: `${SPEC} plan 03-05 (#35) is not queued, not waiting at a checkpoint: there is nothing to answer.` },
-  { change: 'the failed plan\'s status:failed taken off', paint: removeLabel('03-03', 'status:failed'), command: '/harness execute 03-03', plan: '03-03', answer: 'left as they were: 03-03 (failed)' },
+  {
+    change: 'the running plan painted failed',
+    paint: both(removeLabel('03-02', 'status:running'), addLabel('03-02', 'status:failed')),
+    command: '/harness retry 03-02',
+    plan: '03-02',
+    answer: `${SPEC} plan 03-02 (#32) is running, not failed: retry only starts a failed plan again.`,
+  },
+  {
+    change: 'the failed plan painted running',
+    paint: both(removeLabel('03-03', 'status:failed'), addLabel('03-03', 'status:running')),
+    command: '/harness abort 03-03',
+    plan: '03-03',
+    answer: `${SPEC} plan 03-03 (#33) is failed: there is nothing to abort.`,
+  },
+  {
+    change: 'the planned plan painted at a checkpoint',
+    paint: addLabel('03-05', 'status:checkpoint'),
+    command: '/harness respond 03-05 yes',
+    plan: '03-05',
+    answer: `${SPEC} plan 03-05 (#35) is not queued, not waiting at a checkpoint: there is nothing to answer.`,
+  },
+  {
+    change: "the failed plan's status:failed taken off",
+    paint: removeLabel('03-03', 'status:failed'),
+    command: '/harness execute 03-03',
+    plan: '03-03',
+    answer: 'left as they were: 03-03 (failed)',
+  },
 ];
 
 describe("a writer's command on a label someone below write painted (issue 36)", () => {
-  it.each(STEERED.flatMap((row) => TRIAGE_AND_APPS.map((actor) => ({ ...row, actor, name: `${row.change} by ${actor.login}, then ${row.command}` }))))('$name', async ({ paint, actor, command, plan, answer }) => {
-    const before = records();
-    const probot = testProbot();
-    for (const delivery of paint(actor)) await probot.receive(delivery as never);
+  it.each(STEERED.flatMap((row) => TRIAGE_AND_APPS.map((actor) => ({ ...row, actor, name: `${row.change} by ${actor.login}, then ${row.command}` }))))(
+    '$name',
+    async ({ paint, actor, command, plan, answer }) => {
+      const before = records();
+      const probot = testProbot();
+      for (const delivery of paint(actor)) await probot.receive(delivery as never);
 
-    for (const delivery of comment(plan, command)(WRITER)) await probot.receive(delivery as never);
-    await probot.receive(round() as never);
+      for (const delivery of comment(plan, command)(WRITER)) await probot.receive(delivery as never);
+      await probot.receive(round() as never);
 
-    expect(github.dispatches).toEqual([]);
-    expect(records()).toEqual(before);
-    // The claims stand: the running plan's branch is not deleted, the failed one's kept for a retry.
-    expect(github.branches.get(`harness/${SPEC}/03-02`)).toBe(BASE);
-    expect(github.branches.get(`harness/${SPEC}/03-03`)).toBe(BASE);
-    expect(github.log().filter((l) => l.endsWith('/cancel'))).toEqual([]);
-    expect(spoken(github.comments.filter((c) => c.userType === 'Bot').at(-1)!.body)).toContain(answer);
-    // The painted labels are put back to what the records say.
-    const shown = (p: string) => github.issue(NUMBER(p)).labels.filter((l) => l.startsWith('status:'));
-    expect([shown('03-02'), shown('03-03'), shown('03-05')]).toEqual([['status:running'], ['status:failed'], []]);
-  });
+      expect(github.dispatches).toEqual([]);
+      expect(records()).toEqual(before);
+      // The claims stand: the running plan's branch is not deleted, the failed one's kept for a retry.
+      expect(github.branches.get(`harness/${SPEC}/03-02`)).toBe(BASE);
+      expect(github.branches.get(`harness/${SPEC}/03-03`)).toBe(BASE);
+      expect(github.log().filter((l) => l.endsWith('/cancel'))).toEqual([]);
+      expect(spoken(github.comments.filter((c) => c.userType === 'Bot').at(-1)!.body)).toContain(answer);
+      // The painted labels are put back to what the records say.
+      const shown = (p: string) => github.issue(NUMBER(p)).labels.filter((l) => l.startsWith('status:'));
+      expect([shown('03-02'), shown('03-03'), shown('03-05')]).toEqual([['status:running'], ['status:failed'], []]);
+    },
+  );
 });
 
 describe('a worker run ending reads where the App recorded the plan, never its label (issue 36)', () => {
-  it.each(TRIAGE_AND_APPS)('the running plan painted at a checkpoint by $login: its run\'s success is verified, not a checkpoint waiting for a person', async (actor) => {
-    github.checkRuns.push({ id: 3200, name: 'harness / plan 03-02', head_sha: BASE, external_id: `${SPEC}/03-02`, status: 'in_progress', conclusion: null, output: { title: 'Running', summary: '', text: null }, annotations: [] });
-    const probot = testProbot();
-    for (const delivery of both(removeLabel('03-02', 'status:running'), addLabel('03-02', 'status:checkpoint'))(actor)) await probot.receive(delivery as never);
+  it.each(TRIAGE_AND_APPS)(
+    "the running plan painted at a checkpoint by $login: its run's success is verified, not a checkpoint waiting for a person",
+    async (actor) => {
+      github.checkRuns.push({
+        id: 3200,
+        name: 'harness / plan 03-02',
+        head_sha: BASE,
+        external_id: `${SPEC}/03-02`,
+        status: 'in_progress',
+        conclusion: null,
+        output: { title: 'Running', summary: '', text: null },
+        annotations: [],
+      });
+      const probot = testProbot();
+      for (const delivery of both(removeLabel('03-02', 'status:running'), addLabel('03-02', 'status:checkpoint'))(actor))
+        await probot.receive(delivery as never);
 
-    const payload = webhookExample<Payload>('workflow_run', (p) => p.action === 'completed' && (p.workflow_run as { status: string }).status === 'completed');
-    payload.repository = webhookExample<Payload>('check_run').repository!;
-    Object.assign(payload.workflow_run!, { path: '.github/workflows/harness-worker.yml', event: 'workflow_dispatch', name: 'harness worker', display_title: `harness ${SPEC}/03-02`, conclusion: 'success', head_branch: 'master', head_sha: BASE });
-    await probot.receive({ id: 'run-03-02', name: 'workflow_run', payload } as never);
+      const payload = webhookExample<Payload>('workflow_run', (p) => p.action === 'completed' && (p.workflow_run as { status: string }).status === 'completed');
+      payload.repository = webhookExample<Payload>('check_run').repository!;
+      Object.assign(payload.workflow_run!, {
+        path: '.github/workflows/harness-worker.yml',
+        event: 'workflow_dispatch',
+        name: 'harness worker',
+        display_title: `harness ${SPEC}/03-02`,
+        conclusion: 'success',
+        head_branch: 'master',
+        head_sha: BASE,
+      });
+      await probot.receive({ id: 'run-03-02', name: 'workflow_run', payload } as never);
 
-    expect(parseMarker(github.issue(32).body)?.status).toBe('verified');
-    expect(github.issue(32).labels.filter((l) => l.startsWith('status:'))).toEqual(['status:verified']);
-    expect(github.checkRuns.find((r) => r.id === 3200)).toMatchObject({ status: 'completed', conclusion: 'success' });
-  });
+      expect(parseMarker(github.issue(32).body)?.status).toBe('verified');
+      expect(github.issue(32).labels.filter((l) => l.startsWith('status:'))).toEqual(['status:verified']);
+      expect(github.checkRuns.find((r) => r.id === 3200)).toMatchObject({ status: 'completed', conclusion: 'success' });
+    },
+  );
 });
 
 describe("docs/security.md's table and the matrix", () => {

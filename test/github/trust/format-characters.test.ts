@@ -22,23 +22,40 @@ beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
 describe('a spec PR whose plan title carries a format character', () => {
-  for (const [name, char] of [['zero-width space U+200B', '\u200B'], ['zero-width joiner U+200D', '\u200D'], ['word joiner U+2060', '\u2060'], ['byte order mark U+FEFF', '\uFEFF'], ['language tag U+E0001', '\u{E0001}']] as const) {
+  for (const [name, char] of [
+    ['zero-width space U+200B', '\u200B'],
+    ['zero-width joiner U+200D', '\u200D'],
+    ['word joiner U+2060', '\u2060'],
+    ['byte order mark U+FEFF', '\uFEFF'],
+    ['language tag U+E0001', '\u{E0001}'],
+  ] as const) {
     it(`${name}: a failing check run at the title's line, and no issue written`, async () => {
       const payload = webhookExample<PullRequestPayload>('pull_request', (p) => p.action === 'opened');
       const github = new FakeGitHub();
       github.config = 'specs_root: docs/specs\n';
       github.commit(payload.pull_request.base.sha, { 'README.md': '# Hello\n', 'docs/specs/README.md': 'Specs live here.\n' });
       const plan = planMd({ id: '01-01', title: `Lo${char}gin endpoint` });
-      github.commit(payload.pull_request.head.sha, { 'README.md': '# Hello\n', 'docs/specs/README.md': 'Specs live here.\n', ...specAt(DIR, specFiles({ 'SPEC.md': SPEC_MD, [planPath('01-01')]: plan })) });
+      github.commit(payload.pull_request.head.sha, {
+        'README.md': '# Hello\n',
+        'docs/specs/README.md': 'Specs live here.\n',
+        ...specAt(DIR, specFiles({ 'SPEC.md': SPEC_MD, [planPath('01-01')]: plan })),
+      });
       github.install();
 
       await testProbot().receive({ id: 'delivery-1', name: 'pull_request', payload } as never);
 
-      expect(github.writes().map((w) => `${w.method} ${w.url}`).filter((w) => w.includes('/issues'))).toEqual([]);
+      expect(
+        github
+          .writes()
+          .map((w) => `${w.method} ${w.url}`)
+          .filter((w) => w.includes('/issues')),
+      ).toEqual([]);
       expect(github.issues).toEqual([]);
       const run = github.checkRuns.find((r) => r.name === 'harness / spec')!;
       expect(run.conclusion).toBe('failure');
-      expect(run.annotations).toContainEqual(expect.objectContaining({ path: `${DIR}/${planPath('01-01')}`, start_line: 3, message: expect.stringContaining('format characters') }));
+      expect(run.annotations).toContainEqual(
+        expect.objectContaining({ path: `${DIR}/${planPath('01-01')}`, start_line: 3, message: expect.stringContaining('format characters') }),
+      );
       expect(github.writes().some((w) => w.url === `${R}/check-runs`)).toBe(true);
     });
   }

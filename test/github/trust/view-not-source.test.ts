@@ -18,7 +18,18 @@ const BASE = 'ba5e000000000000000000000000000000000001';
 
 /** A plan issue's body as the App writes it (desiredIssue): marker, the **Depends on** line, the plan text. */
 function planBody(plan: string, needs: string[], records = ''): string {
-  const text = ['---', `plan_id: "${plan}"`, `title: Plan ${plan}`, `depends_on: [${needs.map((d) => `"${d}"`).join(', ')}]`, `files_modified: ["src/${plan}.ts"]`, 'must_pass:', `  - { id: exists, type: file_exists, path: "src/${plan}.ts" }`, '---', '', 'Do the work.'].join('\n');
+  const text = [
+    '---',
+    `plan_id: "${plan}"`,
+    `title: Plan ${plan}`,
+    `depends_on: [${needs.map((d) => `"${d}"`).join(', ')}]`,
+    `files_modified: ["src/${plan}.ts"]`,
+    'must_pass:',
+    `  - { id: exists, type: file_exists, path: "src/${plan}.ts" }`,
+    '---',
+    '',
+    'Do the work.',
+  ].join('\n');
   return [
     `<!-- harness:plan ${SPEC}/${plan} hash=0123456789abcdef${records} -->`,
     `**Spec** ${SPEC}`,
@@ -39,7 +50,15 @@ function planBody(plan: string, needs: string[], records = ''): string {
 function planIssue(number: number, plan: string, needs: string[], labels: string[]): FakeIssue {
   const status = labels.find((l) => l.startsWith('status:'))?.slice('status:'.length);
   const record = status === undefined ? '' : ` status=${status === 'ready' || status === 'blocked' ? 'queued' : status}`;
-  return { id: 9000 + number, number, title: `[${plan}] Plan ${plan}`, body: planBody(plan, needs, record), labels: ['harness:plan', `spec:${SPEC}`, `phase:${plan.slice(0, 2)}`, ...needs.map((d) => `needs:${d}`), ...labels], state: 'open', state_reason: null };
+  return {
+    id: 9000 + number,
+    number,
+    title: `[${plan}] Plan ${plan}`,
+    body: planBody(plan, needs, record),
+    labels: ['harness:plan', `spec:${SPEC}`, `phase:${plan.slice(0, 2)}`, ...needs.map((d) => `needs:${d}`), ...labels],
+    state: 'open',
+    state_reason: null,
+  };
 }
 
 function repository(issues: FakeIssue[]): FakeGitHub {
@@ -65,7 +84,13 @@ function round(id: string) {
 /** The real `issues.unlabeled` delivery of someone taking a label off an issue. */
 function unlabeled(issue: FakeIssue, label: string, by: string) {
   const payload = webhookExample<Record<string, Record<string, unknown>>>('issues', (p) => p.action === 'unlabeled');
-  Object.assign(payload.issue!, { number: issue.number, title: issue.title, body: issue.body, labels: issue.labels.map((name) => ({ name })), user: { login: 'harness[bot]', type: 'Bot' } });
+  Object.assign(payload.issue!, {
+    number: issue.number,
+    title: issue.title,
+    body: issue.body,
+    labels: issue.labels.map((name) => ({ name })),
+    user: { login: 'harness[bot]', type: 'Bot' },
+  });
   payload.label = { name: label } as never;
   Object.assign(payload.sender!, { login: by, type: 'User' });
   return { id: `unlabeled-${issue.number}`, name: 'issues', payload } as never;
@@ -76,12 +101,21 @@ function executeAll(on: FakeIssue) {
   const payload = webhookExample<Record<string, Record<string, unknown>>>('issue_comment', (p) => p.action === 'created');
   Object.assign(payload.comment!, { id: 7001, body: '/harness execute all', user: { login: 'Codertocat', type: 'User' } });
   Object.assign(payload.sender!, { login: 'Codertocat', type: 'User' });
-  Object.assign(payload.issue!, { user: { login: 'harness[bot]', type: 'Bot' }, number: on.number, title: on.title, body: on.body, labels: on.labels.map((name) => ({ name })), state: 'open', comments: 0 });
+  Object.assign(payload.issue!, {
+    user: { login: 'harness[bot]', type: 'Bot' },
+    number: on.number,
+    title: on.title,
+    body: on.body,
+    labels: on.labels.map((name) => ({ name })),
+    state: 'open',
+    comments: 0,
+  });
   return { id: 'execute-all', name: 'issue_comment', payload } as never;
 }
 
 /** The plans whose workers were dispatched (research ahead of a phase, also a dispatch, aside). */
-const dispatched = (github: FakeGitHub) => github.dispatches.map((d) => (d.body as { inputs: { plan: string } }).inputs.plan).filter((p) => /^\d+-\d+$/.test(p));
+const dispatched = (github: FakeGitHub) =>
+  github.dispatches.map((d) => (d.body as { inputs: { plan: string } }).inputs.plan).filter((p) => /^\d+-\d+$/.test(p));
 
 describe('a triager takes `needs:01-01` off 02-01 while 01-01 runs (issue 36, 1)', () => {
   it('the next round still holds 02-01: what a plan needs is read from the body the App wrote, never the labels', async () => {
@@ -110,7 +144,10 @@ describe('a triager takes `needs:01-01` off 02-01 while 01-01 runs (issue 36, 1)
 
   it('a `phase:` label moved to another phase changes nothing either: the plan id names its phase', async () => {
     const github = repository([planIssue(11, '01-01', [], ['status:running']), planIssue(12, '02-01', ['01-01'], ['status:blocked'])]);
-    github.issue(12).labels = github.issue(12).labels.filter((l) => l !== 'needs:01-01' && l !== 'phase:02').concat('phase:01');
+    github.issue(12).labels = github
+      .issue(12)
+      .labels.filter((l) => l !== 'needs:01-01' && l !== 'phase:02')
+      .concat('phase:01');
 
     await testProbot().receive(round('after-relabel'));
 
@@ -143,8 +180,12 @@ describe("another App's issue opened before the first sync, marked and labelled 
     });
   }
 
-  it('by a person with the labels: not the plan\'s either', async () => {
-    const github = repository([{ ...forged(5, 'mallory'), user: { login: 'mallory', type: 'User' } }, planIssue(11, '01-01', [], ['status:ready']), planIssue(12, '01-02', ['01-01'], ['status:blocked'])]);
+  it("by a person with the labels: not the plan's either", async () => {
+    const github = repository([
+      { ...forged(5, 'mallory'), user: { login: 'mallory', type: 'User' } },
+      planIssue(11, '01-01', [], ['status:ready']),
+      planIssue(12, '01-02', ['01-01'], ['status:blocked']),
+    ]);
 
     await testProbot().receive(round('after-forgery'));
 

@@ -49,7 +49,10 @@ export interface AnthropicBody {
   max_tokens?: number;
   system?: unknown;
   tools?: { name: string }[];
-  messages?: { role: string; content: string | { type: string; text?: string; id?: string; tool_use_id?: string; content?: unknown; name?: string; input?: unknown }[] }[];
+  messages?: {
+    role: string;
+    content: string | { type: string; text?: string; id?: string; tool_use_id?: string; content?: unknown; name?: string; input?: unknown }[];
+  }[];
   [key: string]: unknown;
 }
 
@@ -83,7 +86,9 @@ export async function fakeAnthropic(replies: AnthropicScript[]): Promise<FakeAnt
     if (req.method !== 'POST' || path !== '/v1/messages') return notFound(res);
     const next = turn ? queue.shift() : undefined;
     const scripted = typeof next === 'function' ? next(body!) : next;
-    const reply: AnthropicReply = turn ? (scripted ?? { status: 500, error: { type: 'api_error', message: 'the fake model has no reply left' } }) : { text: 'Side answer', usage: { input_tokens: 10, output_tokens: 2 } };
+    const reply: AnthropicReply = turn
+      ? (scripted ?? { status: 500, error: { type: 'api_error', message: 'the fake model has no reply left' } })
+      : { text: 'Side answer', usage: { input_tokens: 10, output_tokens: 2 } };
     if (turn) recorded.reply = reply;
     answer(res, reply, body, `msg_fake${String(++messages).padStart(4, '0')}`);
   });

@@ -75,7 +75,9 @@ export async function fakeCopilotProvider(replies: ProviderScript[]): Promise<Fa
     if (!chat) return notFound(res);
     const next = turn ? queue.shift() : undefined;
     const scripted = typeof next === 'function' ? next(body!) : next;
-    const reply: ProviderReply = turn ? (scripted ?? { status: 500, error: { message: 'the fake model has no reply left', type: 'server_error' } }) : { text: 'Side answer', usage: { prompt_tokens: 10, completion_tokens: 2 } };
+    const reply: ProviderReply = turn
+      ? (scripted ?? { status: 500, error: { message: 'the fake model has no reply left', type: 'server_error' } })
+      : { text: 'Side answer', usage: { prompt_tokens: 10, completion_tokens: 2 } };
     if (turn) recorded.reply = reply;
     answer(res, reply, body, `chatcmpl-fake${String(++completions).padStart(4, '0')}`);
   });
@@ -105,16 +107,24 @@ function answer(res: ServerResponse, reply: ProviderReply, body: ChatBody | unde
   const created = Math.floor(Date.now() / 1000);
   const u = reply.usage ?? DEFAULT_PROVIDER_USAGE;
   const usage = { ...u, total_tokens: u.prompt_tokens + u.completion_tokens };
-  const call = 'tool' in reply ? { index: 0, id: `call_${id.slice(-4)}`, type: 'function' as const, function: { name: reply.tool, arguments: JSON.stringify(reply.arguments) } } : undefined;
+  const call =
+    'tool' in reply
+      ? { index: 0, id: `call_${id.slice(-4)}`, type: 'function' as const, function: { name: reply.tool, arguments: JSON.stringify(reply.arguments) } }
+      : undefined;
   const finish = call ? 'tool_calls' : 'stop';
   if (body?.stream !== true) {
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': id });
-    const message = { role: 'assistant', content: reply.text ?? null, ...(call ? { tool_calls: [{ id: call.id, type: call.type, function: call.function }] } : {}) };
+    const message = {
+      role: 'assistant',
+      content: reply.text ?? null,
+      ...(call ? { tool_calls: [{ id: call.id, type: call.type, function: call.function }] } : {}),
+    };
     res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': id });
-  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`);
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`);
   chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
   if (reply.text) chunk([{ index: 0, delta: { content: reply.text }, finish_reason: null }]);
   if (call) chunk([{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }]);

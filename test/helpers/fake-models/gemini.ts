@@ -14,9 +14,7 @@ import { jsonOf, modelServer } from './server.js';
 
 /** One scripted reply to a generating request. */
 export type GeminiReply =
-  | { text: string; usage?: GeminiUsage }
-  | { call: { name: string; args: Record<string, unknown> }; usage?: GeminiUsage }
-  | { status: number; body: unknown };
+  { text: string; usage?: GeminiUsage } | { call: { name: string; args: Record<string, unknown> }; usage?: GeminiUsage } | { status: number; body: unknown };
 
 /** The tokens a reply's usageMetadata reports (1000 in the prompt, 40 in the candidates, when not given). */
 export interface GeminiUsage {
@@ -35,7 +33,10 @@ export interface GeminiRequest {
   method: string;
   url: string;
   headers: IncomingMessage['headers'];
-  body: { contents?: { role: string; parts: GeminiPart[] }[]; tools?: { functionDeclarations?: { name: string }[] }[]; systemInstruction?: unknown } & Record<string, unknown>;
+  body: { contents?: { role: string; parts: GeminiPart[] }[]; tools?: { functionDeclarations?: { name: string }[] }[]; systemInstruction?: unknown } & Record<
+    string,
+    unknown
+  >;
 }
 
 export interface FakeGemini {
@@ -62,8 +63,21 @@ export function dailyQuotaBody(model: string): unknown {
       message: 'You have exhausted your daily quota on this model.',
       status: 'RESOURCE_EXHAUSTED',
       details: [
-        { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests', quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier', quotaDimensions: { location: 'global', model }, quotaValue: '100' }] },
-        { '@type': 'type.googleapis.com/google.rpc.Help', links: [{ description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' }] },
+        {
+          '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+          violations: [
+            {
+              quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests',
+              quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier',
+              quotaDimensions: { location: 'global', model },
+              quotaValue: '100',
+            },
+          ],
+        },
+        {
+          '@type': 'type.googleapis.com/google.rpc.Help',
+          links: [{ description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' }],
+        },
       ],
     },
   };
@@ -105,7 +119,12 @@ function answer(res: ServerResponse, reply: GeminiReply | undefined, model: stri
   const part: GeminiPart = 'text' in reply ? { text: reply.text } : { functionCall: { name: reply.call.name, args: reply.call.args } };
   const u = reply.usage ?? { promptTokenCount: 1000, candidatesTokenCount: 40 };
   const usageMetadata = { ...u, totalTokenCount: u.promptTokenCount + u.candidatesTokenCount };
-  const response = { candidates: [{ content: { parts: [part], role: 'model' }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: model, responseId: `fake-${Date.now()}` };
+  const response = {
+    candidates: [{ content: { parts: [part], role: 'model' }, finishReason: 'STOP', index: 0 }],
+    usageMetadata,
+    modelVersion: model,
+    responseId: `fake-${Date.now()}`,
+  };
   if (!stream) return json(res, 200, response);
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.end(`data: ${JSON.stringify(response)}\r\n\r\n`);

@@ -54,7 +54,9 @@ export interface FakeResponses {
 
 /** The Responses API's body for a ChatGPT plan at its usage limit (what the CLI words as "You've hit your usage limit…"). */
 export function usageLimitBody(resetsAt: Date, plan = 'plus'): unknown {
-  return { error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: plan, resets_at: Math.floor(resetsAt.getTime() / 1000) } };
+  return {
+    error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: plan, resets_at: Math.floor(resetsAt.getTime() / 1000) },
+  };
 }
 
 /** A fake Responses API listening on 127.0.0.1 (a free port), answering with `replies` in order. */
@@ -65,7 +67,9 @@ export async function fakeResponses(replies: ResponsesReply[] = []): Promise<Fak
     const body = jsonOf<ResponsesRequest['body']>(text, text ? { raw: text } : {});
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
     if (req.method === 'POST' && path === '/v1/responses') return answer(res, queue.shift(), body);
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no ${req.method} ${path} here`, type: 'invalid_request_error' } }));
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: `no ${req.method} ${path} here`, type: 'invalid_request_error' } }));
   });
   return {
     baseUrl: `${server.origin}/v1`,
@@ -81,7 +85,11 @@ export async function fakeResponses(replies: ResponsesReply[] = []): Promise<Fak
 function answer(res: ServerResponse, reply: ResponsesReply | undefined, body: ResponsesRequest['body']): void {
   if (reply === undefined) {
     // Nothing scripted: an error the CLI does not retry, so a test that asked too little fails rather than hangs.
-    res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'the fake model has no reply scripted for this request', type: 'invalid_request_error', code: null, param: null } }));
+    res
+      .writeHead(400, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({ error: { message: 'the fake model has no reply scripted for this request', type: 'invalid_request_error', code: null, param: null } }),
+      );
     return;
   }
   if ('status' in reply) {
@@ -92,15 +100,44 @@ function answer(res: ServerResponse, reply: ResponsesReply | undefined, body: Re
   const model = typeof body.model === 'string' ? body.model : 'gpt-fake';
   const created = Math.floor(Date.now() / 1000);
   const item =
-    'text' in reply ? { type: 'message', id: `msg_${randomUUID().replace(/-/g, '')}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: reply.text, annotations: [] }] }
-    : 'call' in reply ? { type: 'function_call', id: `fc_${randomUUID().replace(/-/g, '')}`, status: 'completed', call_id: reply.call.id ?? `call_${randomUUID().replace(/-/g, '')}`, name: reply.call.name, arguments: typeof reply.call.arguments === 'string' ? reply.call.arguments : JSON.stringify(reply.call.arguments) }
-    : { type: 'custom_tool_call', id: `ctc_${randomUUID().replace(/-/g, '')}`, status: 'completed', call_id: reply.custom.id ?? `call_${randomUUID().replace(/-/g, '')}`, name: reply.custom.name, input: reply.custom.input };
+    'text' in reply
+      ? {
+          type: 'message',
+          id: `msg_${randomUUID().replace(/-/g, '')}`,
+          status: 'completed',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: reply.text, annotations: [] }],
+        }
+      : 'call' in reply
+        ? {
+            type: 'function_call',
+            id: `fc_${randomUUID().replace(/-/g, '')}`,
+            status: 'completed',
+            call_id: reply.call.id ?? `call_${randomUUID().replace(/-/g, '')}`,
+            name: reply.call.name,
+            arguments: typeof reply.call.arguments === 'string' ? reply.call.arguments : JSON.stringify(reply.call.arguments),
+          }
+        : {
+            type: 'custom_tool_call',
+            id: `ctc_${randomUUID().replace(/-/g, '')}`,
+            status: 'completed',
+            call_id: reply.custom.id ?? `call_${randomUUID().replace(/-/g, '')}`,
+            name: reply.custom.name,
+            input: reply.custom.input,
+          };
   const u = reply.usage ?? { input_tokens: 1000, cached_tokens: 200, output_tokens: 40 };
-  const usage = { input_tokens: u.input_tokens, input_tokens_details: { cached_tokens: u.cached_tokens ?? 0 }, output_tokens: u.output_tokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: u.input_tokens + u.output_tokens };
+  const usage = {
+    input_tokens: u.input_tokens,
+    input_tokens_details: { cached_tokens: u.cached_tokens ?? 0 },
+    output_tokens: u.output_tokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: u.input_tokens + u.output_tokens,
+  };
   const response = { id, object: 'response', created_at: created, status: 'in_progress', model, output: [] as unknown[], usage: null as unknown };
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   let sequence = 0;
-  const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
+  const send = (type: string, data: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
   send('response.created', { response });
   send('response.in_progress', { response });
   send('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress' } });

@@ -17,10 +17,14 @@ import type { RealCli } from '../real-cli.js';
  */
 export function codexFakeArgs(baseUrl: string): string[] {
   return [
-    '-c', 'model_provider="fake"',
-    '-c', `model_providers.fake={name="fake",base_url="${baseUrl}",env_key="CODEX_API_KEY",wire_api="responses",supports_websockets=false,request_max_retries=0,stream_max_retries=0}`,
-    '-c', 'check_for_update_on_startup=false',
-    '-c', 'analytics.enabled=false',
+    '-c',
+    'model_provider="fake"',
+    '-c',
+    `model_providers.fake={name="fake",base_url="${baseUrl}",env_key="CODEX_API_KEY",wire_api="responses",supports_websockets=false,request_max_retries=0,stream_max_retries=0}`,
+    '-c',
+    'check_for_update_on_startup=false',
+    '-c',
+    'analytics.enabled=false',
   ];
 }
 

@@ -39,7 +39,9 @@ export function findCheckpointLine(result: string): CheckpointLine {
   while (last >= 0 && lines[last]!.trim() === '') last--;
   if (last < 0) return { found: false };
   // Agents like to wrap the line in backticks; accept that, but nothing else around it.
-  const line = lines[last]!.trim().replace(/^`+|`+$/g, '').trim();
+  const line = lines[last]!.trim()
+    .replace(/^`+|`+$/g, '')
+    .trim();
   if (!line.startsWith(`${CHECKPOINT_MARKER} `) && line !== CHECKPOINT_MARKER) return { found: false };
   const text = lines.slice(0, last).join('\n').trim();
   const json = line.slice(CHECKPOINT_MARKER.length).trim();

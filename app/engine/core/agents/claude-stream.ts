@@ -72,7 +72,9 @@ const CLAUDE_LINES: LineReaders<ClaudeEvent> = {
     }),
   user: (value) =>
     contentOf(value).flatMap((block): ClaudeEvent[] =>
-      block.type === 'tool_result' ? [{ type: 'tool_result', toolUseId: str(block.tool_use_id) ?? '', isError: block.is_error === true, content: textOf(block.content) }] : [],
+      block.type === 'tool_result'
+        ? [{ type: 'tool_result', toolUseId: str(block.tool_use_id) ?? '', isError: block.is_error === true, content: textOf(block.content) }]
+        : [],
     ),
   result: (value) => {
     const result: ClaudeResult = {
@@ -171,7 +173,9 @@ export function usageLimitFailure(result: ClaudeResult | undefined, limit: Claud
   const said = text !== '' && isCliLimitMessage(text);
   const rejected = limit?.status === 'rejected' && !succeeded;
   if (!said && !rejected) return undefined;
-  const words = said ? firstLine(text) : `the stream reported the ${limit?.limitType ?? 'usage'} limit rejected${text ? `: ${clip(firstLine(text), 300)}` : ''}`;
+  const words = said
+    ? firstLine(text)
+    : `the stream reported the ${limit?.limitType ?? 'usage'} limit rejected${text ? `: ${clip(firstLine(text), 300)}` : ''}`;
   const exact = limit?.status === 'rejected' && limit.resetsAt !== undefined ? ` (resets ${new Date(limit.resetsAt * 1000).toISOString()})` : '';
   return `claude stopped at the model's usage limit: ${words}${exact}`;
 }

@@ -98,7 +98,14 @@ function itemOf(value: unknown): CodexItem | undefined {
       return { kind: 'agent_message', id, text: str(value.text) ?? '' };
     case 'command_execution': {
       const exitCode = num(value.exit_code);
-      return { kind: 'command_execution', id, command: str(value.command) ?? '', status, output: str(value.aggregated_output) ?? '', ...(exitCode === undefined ? {} : { exitCode }) };
+      return {
+        kind: 'command_execution',
+        id,
+        command: str(value.command) ?? '',
+        status,
+        output: str(value.aggregated_output) ?? '',
+        ...(exitCode === undefined ? {} : { exitCode }),
+      };
     }
     case 'file_change':
       return {
@@ -167,7 +174,11 @@ export function rolloutUsage(text: string): CodexUsage | undefined {
 export function usageSince(total: CodexUsage, before: CodexUsage | undefined): CodexUsage {
   if (!before) return total;
   const less = (a: number, b: number) => Math.max(0, a - b);
-  return { inputTokens: less(total.inputTokens, before.inputTokens), cachedInputTokens: less(total.cachedInputTokens, before.cachedInputTokens), outputTokens: less(total.outputTokens, before.outputTokens) };
+  return {
+    inputTokens: less(total.inputTokens, before.inputTokens),
+    cachedInputTokens: less(total.cachedInputTokens, before.cachedInputTokens),
+    outputTokens: less(total.outputTokens, before.outputTokens),
+  };
 }
 
 /** US dollars a million tokens (agents.codex.price): Codex reports tokens, never a cost. */
@@ -181,7 +192,11 @@ export interface TokenPrice {
 /** The cost of a run's tokens at a price: uncached input, cached input and output (reasoning included), each at its rate. */
 export function priced(usage: CodexUsage, price: TokenPrice): number {
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
-  const dollars = ((usage.inputTokens - cached) * price.inputPerMillion + cached * (price.cachedInputPerMillion ?? price.inputPerMillion) + usage.outputTokens * price.outputPerMillion) / 1e6;
+  const dollars =
+    ((usage.inputTokens - cached) * price.inputPerMillion +
+      cached * (price.cachedInputPerMillion ?? price.inputPerMillion) +
+      usage.outputTokens * price.outputPerMillion) /
+    1e6;
   return Math.round(dollars * 1e6) / 1e6;
 }
 
@@ -224,7 +239,12 @@ export function runUsage(turns: number, usage: CodexUsage | undefined, price: To
 export function codexToolCall(event: CodexEvent): ToolCall | undefined {
   if (event.type !== 'item' || event.phase === 'updated' || event.item.id === '') return undefined;
   const { item } = event;
-  const name = item.kind === 'command_execution' || item.kind === 'file_change' || item.kind === 'web_search' ? item.kind : item.kind === 'mcp_tool_call' && item.server !== 'harness' ? `${item.server}.${item.tool}` : undefined;
+  const name =
+    item.kind === 'command_execution' || item.kind === 'file_change' || item.kind === 'web_search'
+      ? item.kind
+      : item.kind === 'mcp_tool_call' && item.server !== 'harness'
+        ? `${item.server}.${item.tool}`
+        : undefined;
   if (name === undefined) return undefined;
   if (event.phase === 'started') return { id: item.id, name, phase: 'start' };
   const failed = 'status' in item && item.status !== '' && item.status !== 'completed';
@@ -253,18 +273,25 @@ function describeItem(phase: 'started' | 'updated' | 'completed', item: CodexIte
       return phase === 'completed' && item.text.trim() ? clip(item.text.replace(/\s+/g, ' ').trim(), 300) : undefined;
     case 'command_execution':
       if (phase === 'started') return `Bash: ${clip(firstLine(unwrapShell(item.command)), 200)}`;
-      return phase === 'completed' && item.status !== 'completed' ? `command failed${item.exitCode === undefined ? '' : ` (exit ${item.exitCode})`}: ${clip(firstLine(unwrapShell(item.command)), 200)}` : undefined;
+      return phase === 'completed' && item.status !== 'completed'
+        ? `command failed${item.exitCode === undefined ? '' : ` (exit ${item.exitCode})`}: ${clip(firstLine(unwrapShell(item.command)), 200)}`
+        : undefined;
     case 'file_change':
-      return phase === 'completed' ? `${item.status === 'completed' ? 'Edit' : 'edit failed:'} ${item.changes.map((c) => `${relative(c.path, root)} (${c.kind})`).join(', ')}` : undefined;
+      return phase === 'completed'
+        ? `${item.status === 'completed' ? 'Edit' : 'edit failed:'} ${item.changes.map((c) => `${relative(c.path, root)} (${c.kind})`).join(', ')}`
+        : undefined;
     case 'mcp_tool_call':
       // The harness tools report for themselves: their report is the message; a refused one is said.
-      if (item.server === 'harness') return phase === 'completed' && item.status === 'failed' ? `tool error: ${clip(firstLine(item.error ?? item.text), 200)}` : undefined;
+      if (item.server === 'harness')
+        return phase === 'completed' && item.status === 'failed' ? `tool error: ${clip(firstLine(item.error ?? item.text), 200)}` : undefined;
       if (phase === 'started') return `${item.server}.${item.tool}`;
       return phase === 'completed' && item.status === 'failed' ? `tool error: ${clip(firstLine(item.error ?? item.text), 200)}` : undefined;
     case 'web_search':
       return phase === 'started' ? `WebSearch ${item.query}` : undefined;
     case 'todo_list':
-      return phase === 'completed' || phase === 'started' ? `TodoWrite (${item.items.length} items, ${item.items.filter((i) => i.completed).length} done)` : undefined;
+      return phase === 'completed' || phase === 'started'
+        ? `TodoWrite (${item.items.length} items, ${item.items.filter((i) => i.completed).length} done)`
+        : undefined;
     case 'error':
       return `codex: ${clip(firstLine(item.message), 300)}`;
     case 'other':

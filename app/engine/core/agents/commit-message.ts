@@ -85,7 +85,10 @@ export function taskTrailers(spec: string, plan: string, task: number, total: nu
 
 /** Trailers of a message: its last paragraph, when every line of it is `Key: value`. */
 export function parseTrailers(message: string): Trailer[] {
-  const paragraphs = message.replace(/\r\n/g, '\n').trim().split(/\n[ \t]*\n/);
+  const paragraphs = message
+    .replace(/\r\n/g, '\n')
+    .trim()
+    .split(/\n[ \t]*\n/);
   if (paragraphs.length < 2) return [];
   const last = paragraphs[paragraphs.length - 1]!.split('\n');
   const trailers: Trailer[] = [];

@@ -77,7 +77,14 @@ const COPILOT_LINES: LineReaders<CopilotEvent> = {
   result: (value) => {
     const usage = isObject(value.usage) ? value.usage : {};
     const result: CopilotResult = { type: 'result' };
-    return [withDefined(result, { sessionId: str(value.sessionId), exitCode: num(value.exitCode), premiumRequests: num(usage.premiumRequests), durationMs: num(usage.sessionDurationMs) })];
+    return [
+      withDefined(result, {
+        sessionId: str(value.sessionId),
+        exitCode: num(value.exitCode),
+        premiumRequests: num(usage.premiumRequests),
+        durationMs: num(usage.sessionDurationMs),
+      }),
+    ];
   },
   'session.tools_updated': sessionEvent((data) => {
     const model = str(data.model);
@@ -98,7 +105,15 @@ const COPILOT_LINES: LineReaders<CopilotEvent> = {
     const name = str(data.toolName);
     if (!name) return [];
     const server = str(data.mcpServerName);
-    return [{ type: 'tool_use', id: str(data.toolCallId) ?? '', name: str(data.mcpToolName) ?? name, input: isObject(data.arguments) ? data.arguments : {}, ...(server ? { server } : {}) }];
+    return [
+      {
+        type: 'tool_use',
+        id: str(data.toolCallId) ?? '',
+        name: str(data.mcpToolName) ?? name,
+        input: isObject(data.arguments) ? data.arguments : {},
+        ...(server ? { server } : {}),
+      },
+    ];
   }),
   'tool.execution_complete': sessionEvent((data) => {
     const error = isObject(data.error) ? str(data.error.message) : undefined;
@@ -108,7 +123,15 @@ const COPILOT_LINES: LineReaders<CopilotEvent> = {
   'session.error': sessionEvent((data) => {
     const errorCode = str(data.errorCode);
     const statusCode = num(data.statusCode);
-    return [{ type: 'error', errorType: str(data.errorType) ?? 'unknown', message: str(data.message) ?? '', ...(errorCode ? { errorCode } : {}), ...(statusCode === undefined ? {} : { statusCode }) }];
+    return [
+      {
+        type: 'error',
+        errorType: str(data.errorType) ?? 'unknown',
+        message: str(data.message) ?? '',
+        ...(errorCode ? { errorCode } : {}),
+        ...(statusCode === undefined ? {} : { statusCode }),
+      },
+    ];
   }),
 };
 
@@ -189,7 +212,12 @@ export function usageSince(file: CopilotUsageFile, before: Omit<CopilotUsageFile
   const input = since(file.inputTokens, before.inputTokens);
   const output = since(file.outputTokens, before.outputTokens);
   const premium = since(file.premiumRequests, before.premiumRequests);
-  return { ...(input === undefined ? {} : { inputTokens: input }), ...(output === undefined ? {} : { outputTokens: output }), ...(premium === undefined ? {} : { premiumRequests: premium }), models: file.models };
+  return {
+    ...(input === undefined ? {} : { inputTokens: input }),
+    ...(output === undefined ? {} : { outputTokens: output }),
+    ...(premium === undefined ? {} : { premiumRequests: premium }),
+    models: file.models,
+  };
 }
 
 /** What harness pays for Copilot's tokens and premium requests, in US dollars: the CLI reports no cost of its own. */

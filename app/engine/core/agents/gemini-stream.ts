@@ -78,7 +78,14 @@ const GEMINI_LINES: LineReaders<GeminiEvent> = {
     const result: GeminiResult = { type: 'result', status: str(value.status) ?? 'unknown' };
     if (isObject(value.error)) result.error = { type: str(value.error.type) ?? 'unknown', message: str(value.error.message) ?? '' };
     const stats = isObject(value.stats) ? value.stats : {};
-    return [withDefined(result, { inputTokens: num(stats.input_tokens), outputTokens: num(stats.output_tokens), durationMs: num(stats.duration_ms), toolCalls: num(stats.tool_calls) })];
+    return [
+      withDefined(result, {
+        inputTokens: num(stats.input_tokens),
+        outputTokens: num(stats.output_tokens),
+        durationMs: num(stats.duration_ms),
+        toolCalls: num(stats.tool_calls),
+      }),
+    ];
   },
 };
 
@@ -112,7 +119,10 @@ export interface TokenPrice {
 export function geminiUsage(result: GeminiResult | undefined, turns: number, price: TokenPrice | undefined): Usage {
   const input = result?.inputTokens;
   const output = result?.outputTokens;
-  const cost = price && input !== undefined && output !== undefined ? Math.round(((input * price.inputPerMTok + output * price.outputPerMTok) / 1e6) * 1e6) / 1e6 : undefined;
+  const cost =
+    price && input !== undefined && output !== undefined
+      ? Math.round(((input * price.inputPerMTok + output * price.outputPerMTok) / 1e6) * 1e6) / 1e6
+      : undefined;
   return {
     turns,
     ...(input === undefined ? {} : { inputTokens: input }),

@@ -27,7 +27,10 @@ export function findInsightLines(result: string): InsightLines {
   const kept: string[] = [];
   for (const raw of result.replace(/\r\n/g, '\n').split('\n')) {
     // Agents like to wrap such lines in backticks; accept that, but nothing else around it.
-    const line = raw.trim().replace(/^`+|`+$/g, '').trim();
+    const line = raw
+      .trim()
+      .replace(/^`+|`+$/g, '')
+      .trim();
     if (!line.startsWith(`${INSIGHT_MARKER} `)) {
       kept.push(raw);
       continue;
@@ -55,13 +58,20 @@ export function insightInstructions(mode: 'line' | 'protocol' | 'none'): string[
   if (mode === 'none') return [];
   const how =
     mode === 'line'
-      ? [`put one line in your final message for each, exactly:`, '', `    ${INSIGHT_MARKER} {"kind":"pattern","summary":"The form tests must wait for the page to settle","tags":["forms","testing"]}`]
-      : ['write one line of JSON on stdout for each:', '', '    {"type":"insight","session":"…","at":"…","plan":"…","insight":{"kind":"pattern","summary":"The form tests must wait for the page to settle","tags":["forms","testing"]}}'];
+      ? [
+          `put one line in your final message for each, exactly:`,
+          '',
+          `    ${INSIGHT_MARKER} {"kind":"pattern","summary":"The form tests must wait for the page to settle","tags":["forms","testing"]}`,
+        ]
+      : [
+          'write one line of JSON on stdout for each:',
+          '',
+          '    {"type":"insight","session":"…","at":"…","plan":"…","insight":{"kind":"pattern","summary":"The form tests must wait for the page to settle","tags":["forms","testing"]}}',
+        ];
   return [
     '## What you learned',
     '',
-    'If you found something the next plans should know (a better way to do a thing: `innovation`; a problem or a fix you saw recur: `pattern`), ' +
-      how[0]!,
+    'If you found something the next plans should know (a better way to do a thing: `innovation`; a problem or a fix you saw recur: `pattern`), ' + how[0]!,
     ...how.slice(1),
     '',
     '`summary` is one line; `detail` and `tags` (single words) are optional. Only what is worth reading again: it is reviewed before anyone relies on it.',

@@ -147,7 +147,9 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
   if (options.commits && options.commits.length > 0) {
     out.push(
       '',
-      options.handoff !== undefined ? 'These commits are already on the branch, made before you took the plan over; build on them and do not redo their work:' : 'An earlier attempt at this plan was interrupted. These commits are already on the branch; build on them and do not redo their work:',
+      options.handoff !== undefined
+        ? 'These commits are already on the branch, made before you took the plan over; build on them and do not redo their work:'
+        : 'An earlier attempt at this plan was interrupted. These commits are already on the branch; build on them and do not redo their work:',
       ...options.commits.map((c) => `- ${c.sha.slice(0, 7)} ${c.subject}`),
     );
   }

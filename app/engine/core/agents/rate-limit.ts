@@ -42,10 +42,13 @@ const CLI_LIMIT_STARTS = [
   'Your usage allocation has been disabled by your admin',
   "Your group's usage limit is set to $0",
 ];
-const CLI_LIMIT = new RegExp(`(?:^|[\\s:])((?:${CLI_LIMIT_STARTS.map(escape).join('|')})[^\\n]*|(?:Fable|Haiku|Mythos|Opus|Sonnet)(?: [^\\u00B7\\n]{1,40})? requires usage credits\\.[^\\n]*)`);
+const CLI_LIMIT = new RegExp(
+  `(?:^|[\\s:])((?:${CLI_LIMIT_STARTS.map(escape).join('|')})[^\\n]*|(?:Fable|Haiku|Mythos|Opus|Sonnet)(?: [^\\u00B7\\n]{1,40})? requires usage credits\\.[^\\n]*)`,
+);
 const LIMIT_WORDS = /(usage limit reached|rate[_ ]limit(?:_error|ed| exceeded| reached)?|\b429\b|limit reached[^\n]*resets?)/i;
 /** The Codex CLI's own limit messages (codex-limit.ts); the codex agent adds the exact reset as "(resets <ISO time>)". */
-const CODEX_LIMIT = /You’ve hit your usage limit\.[^\n]*|Quota exceeded\. Check your plan and billing details\.[^\n]*|exceeded retry limit, last status: 429\b[^\n]*/;
+const CODEX_LIMIT =
+  /You’ve hit your usage limit\.[^\n]*|Quota exceeded\. Check your plan and billing details\.[^\n]*|exceeded retry limit, last status: 429\b[^\n]*/;
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** "resets 3pm", "resets 9:30am (Europe/Berlin)", "resets Nov 28, 3pm (UTC)", "resets Jan 2, 2027, 3pm (UTC)". */
@@ -70,7 +73,11 @@ export function rateLimitOf(text: string, now: Date): RateLimit | undefined {
   }
   const worded = LIMIT_WORDS.exec(text);
   if (!worded) return undefined;
-  const line = text.slice(Math.max(0, worded.index - 120), worded.index + 200).split('\n').find((l) => LIMIT_WORDS.test(l)) ?? worded[0];
+  const line =
+    text
+      .slice(Math.max(0, worded.index - 120), worded.index + 200)
+      .split('\n')
+      .find((l) => LIMIT_WORDS.test(l)) ?? worded[0];
   const exact = EXACT.exec(text);
   return exact ? { resetsAt: new Date(exact[1]!), evidence: line.trim() } : { evidence: line.trim() };
 }
@@ -129,7 +136,15 @@ export interface Wall {
 export function wallClock(at: Date, timeZone: string): Wall | undefined {
   let parts: Intl.DateTimeFormatPart[];
   try {
-    parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(at);
+    parts = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      hourCycle: 'h23',
+    }).formatToParts(at);
   } catch (e) {
     if (e instanceof RangeError) return undefined;
     throw e;

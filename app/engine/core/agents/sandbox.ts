@@ -70,8 +70,24 @@ export const ECOSYSTEMS: Readonly<Record<string, readonly string[]>> = {
   dotnet: ['api.nuget.org', '*.nuget.org', 'dotnetcli.azureedge.net', 'builds.dotnet.microsoft.com'],
   ruby: ['rubygems.org', '*.rubygems.org', 'index.rubygems.org'],
   php: ['packagist.org', 'repo.packagist.org', 'getcomposer.org'],
-  containers: ['registry-1.docker.io', 'auth.docker.io', 'production.cloudflare.docker.com', 'ghcr.io', 'pkg-containers.githubusercontent.com', 'quay.io', 'mcr.microsoft.com'],
-  linux: ['deb.debian.org', 'security.debian.org', 'archive.ubuntu.com', 'security.ubuntu.com', 'ports.ubuntu.com', 'azure.archive.ubuntu.com', 'dl-cdn.alpinelinux.org'],
+  containers: [
+    'registry-1.docker.io',
+    'auth.docker.io',
+    'production.cloudflare.docker.com',
+    'ghcr.io',
+    'pkg-containers.githubusercontent.com',
+    'quay.io',
+    'mcr.microsoft.com',
+  ],
+  linux: [
+    'deb.debian.org',
+    'security.debian.org',
+    'archive.ubuntu.com',
+    'security.ubuntu.com',
+    'ports.ubuntu.com',
+    'azure.archive.ubuntu.com',
+    'dl-cdn.alpinelinux.org',
+  ],
 };
 
 /** Each engine's own API hosts: always allowed for that engine's processes. */
@@ -103,10 +119,19 @@ const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?$/;
 export function networkEntryProblem(entry: string): string | undefined {
   const e = entry.trim().toLowerCase();
   if (Object.hasOwn(ECOSYSTEMS, e)) return undefined;
-  if (e === '*' || (e.startsWith('*') && !e.startsWith('*.'))) return `"${entry}" would allow every host: name the hosts, or a wildcard under a domain ("*.example.com")`;
-  if (IPV4.test(e)) return e.split(/[.:]/).slice(0, 4).every((n) => Number(n) <= 255) ? undefined : `"${entry}" is no IPv4 address`;
-  if (!HOST.test(e) || e.length > 260) return `"${entry}" is neither a host ("api.example.com", "*.corp.dev", "host:443") nor an ecosystem set (${Object.keys(ECOSYSTEMS).join(', ')})`;
-  if (!e.includes('.') && !e.includes(':')) return `"${entry}" is no ecosystem set (${Object.keys(ECOSYSTEMS).join(', ')}) and no full host name: write it with its domain`;
+  if (e === '*' || (e.startsWith('*') && !e.startsWith('*.')))
+    return `"${entry}" would allow every host: name the hosts, or a wildcard under a domain ("*.example.com")`;
+  if (IPV4.test(e))
+    return e
+      .split(/[.:]/)
+      .slice(0, 4)
+      .every((n) => Number(n) <= 255)
+      ? undefined
+      : `"${entry}" is no IPv4 address`;
+  if (!HOST.test(e) || e.length > 260)
+    return `"${entry}" is neither a host ("api.example.com", "*.corp.dev", "host:443") nor an ecosystem set (${Object.keys(ECOSYSTEMS).join(', ')})`;
+  if (!e.includes('.') && !e.includes(':'))
+    return `"${entry}" is no ecosystem set (${Object.keys(ECOSYSTEMS).join(', ')}) and no full host name: write it with its domain`;
   return undefined;
 }
 
@@ -135,7 +160,10 @@ export function hostOfUrl(url: string | undefined): string | undefined {
 export function githubHosts(env: Record<string, string | undefined>): string[] {
   const server = hostOfUrl(env.GITHUB_SERVER_URL) ?? 'github.com';
   const api = hostOfUrl(env.GITHUB_API_URL);
-  const hosts = server === 'github.com' ? ['github.com', 'api.github.com', '*.githubusercontent.com', 'codeload.github.com', 'uploads.github.com'] : [server, `*.${server.replace(/:\d+$/, '')}`];
+  const hosts =
+    server === 'github.com'
+      ? ['github.com', 'api.github.com', '*.githubusercontent.com', 'codeload.github.com', 'uploads.github.com']
+      : [server, `*.${server.replace(/:\d+$/, '')}`];
   if (api !== undefined) hosts.push(api);
   return [...new Set(hosts)];
 }

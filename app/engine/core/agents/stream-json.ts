@@ -70,7 +70,8 @@ export interface ToolCall {
   error?: boolean;
 }
 
-type ToolEvent = { type: 'tool_use'; id: string; name: string; server?: string } | { type: 'tool_result'; toolUseId: string; isError: boolean } | { type: string };
+type ToolEvent =
+  { type: 'tool_use'; id: string; name: string; server?: string } | { type: 'tool_result'; toolUseId: string; isError: boolean } | { type: string };
 
 /**
  * The tool call of an event of a stream that reports `tool_use` and `tool_result` (Claude Code,
@@ -78,7 +79,9 @@ type ToolEvent = { type: 'tool_use'; id: string; name: string; server?: string }
  * harness's own reporting tools (`own`), which report for themselves.
  */
 export function toolCallOf(event: ToolEvent, own: (name: string, server: string | undefined) => boolean): ToolCall | undefined {
-  if (event.type === 'tool_use' && 'name' in event) return event.id === '' || own(event.name, event.server) ? undefined : { id: event.id, name: event.name, phase: 'start' };
-  if (event.type === 'tool_result' && 'toolUseId' in event) return event.toolUseId === '' ? undefined : { id: event.toolUseId, phase: 'end', error: event.isError };
+  if (event.type === 'tool_use' && 'name' in event)
+    return event.id === '' || own(event.name, event.server) ? undefined : { id: event.id, name: event.name, phase: 'start' };
+  if (event.type === 'tool_result' && 'toolUseId' in event)
+    return event.toolUseId === '' ? undefined : { id: event.toolUseId, phase: 'end', error: event.isError };
   return undefined;
 }

@@ -94,14 +94,7 @@ export function parsePlanTasks(body: string, bodyLine: number): PlanTasks {
   return { tasks, steps, checkpoints, problems };
 }
 
-function parseCheckpoint(
-  info: string,
-  content: string[],
-  line: number,
-  n: number,
-  usedIds: Set<string>,
-  problems: TaskProblem[],
-): CheckpointTask | undefined {
+function parseCheckpoint(info: string, content: string[], line: number, n: number, usedIds: Set<string>, problems: TaskProblem[]): CheckpointTask | undefined {
   const [kindWord = '', ...titleWords] = info.trim().split(/\s+/);
   if (!(CHECKPOINT_TYPES as readonly string[]).includes(kindWord)) {
     problems.push({

@@ -79,7 +79,8 @@ export function graphText(spec: Spec, analysis: GraphAnalysis): string {
     out.push('', 'Write conflicts (never run at the same time):');
     for (const c of analysis.conflicts.slice(0, MAX_LISTED_CONFLICTS)) out.push(`  ${ids[c.a]} × ${ids[c.b]}  ${oneLine(c.globs[0])} ∩ ${oneLine(c.globs[1])}`);
     const more = analysis.conflicts.length - MAX_LISTED_CONFLICTS;
-    if (more > 0) out.push(`  … and ${more.toLocaleString('en-US')} more (${analysis.conflicts.length.toLocaleString('en-US')} in all; --format json lists every one)`);
+    if (more > 0)
+      out.push(`  … and ${more.toLocaleString('en-US')} more (${analysis.conflicts.length.toLocaleString('en-US')} in all; --format json lists every one)`);
   } else out.push('No write conflicts between plans that could run at once.');
   return `${out.join('\n')}\n`;
 }
@@ -102,7 +103,11 @@ function nodeId(planId: string): string {
 }
 
 function label(text: string): string {
-  return text.replace(/"/g, '#quot;').replace(/</g, '#lt;').replace(/>/g, '#gt;').replace(/[\r\n]+/g, ' ');
+  return text
+    .replace(/"/g, '#quot;')
+    .replace(/</g, '#lt;')
+    .replace(/>/g, '#gt;')
+    .replace(/[\r\n]+/g, ' ');
 }
 
 /**

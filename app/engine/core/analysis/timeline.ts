@@ -40,7 +40,11 @@ export const TIMELINE_MAX_BARS = 100;
 
 /** A task's name as Mermaid's gantt grammar takes it: no `:` (it ends the name), `#` or `;` (comments and statement ends), one line. */
 function taskName(text: string): string {
-  return text.replace(/[:;#]/g, ' ').replace(/[\r\n]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[:;#]/g, ' ')
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** `2026-03-02T09:41:00` in UTC, as dateFormat YYYY-MM-DDTHH:mm:ss reads it. */
@@ -49,7 +53,9 @@ function at(iso: string): string {
 }
 
 function tag(state: PlanState | undefined, critical: boolean): string {
-  const tags = [critical ? 'crit' : undefined, state === 'verified' ? 'done' : state === 'running' || state === 'checkpoint' ? 'active' : undefined].filter(Boolean);
+  const tags = [critical ? 'crit' : undefined, state === 'verified' ? 'done' : state === 'running' || state === 'checkpoint' ? 'active' : undefined].filter(
+    Boolean,
+  );
   return tags.length > 0 ? `${tags.join(', ')}, ` : '';
 }
 
@@ -62,8 +68,23 @@ function tag(state: PlanState | undefined, critical: boolean): string {
  * bars, or past Mermaid's text limit, one bar per phase (its first start to its last end), as
  * the dependency graph collapses. Undefined before any plan has run.
  */
-export function timelineMermaid(spec: Spec, analysis: GraphAnalysis, spans: ReadonlyMap<string, PlanSpan>, states: ReadonlyMap<string, PlanState>, now: Date): string | undefined {
-  const extent = (span: PlanSpan): PlanSpan => (span.bars && span.bars.length > 0 ? { start: span.bars.map((b) => b.start).sort()[0]!, end: span.bars.map((b) => b.end).sort().at(-1)! } : span);
+export function timelineMermaid(
+  spec: Spec,
+  analysis: GraphAnalysis,
+  spans: ReadonlyMap<string, PlanSpan>,
+  states: ReadonlyMap<string, PlanState>,
+  now: Date,
+): string | undefined {
+  const extent = (span: PlanSpan): PlanSpan =>
+    span.bars && span.bars.length > 0
+      ? {
+          start: span.bars.map((b) => b.start).sort()[0]!,
+          end: span.bars
+            .map((b) => b.end)
+            .sort()
+            .at(-1)!,
+        }
+      : span;
   const ran = spec.plans.filter((p) => spans.has(p.id));
   if (ran.length === 0) return undefined;
   const critical = new Set(analysis.critical.path.map((i) => spec.plans[i]!.id));
@@ -103,9 +124,15 @@ export function timelineMermaid(spec: Spec, analysis: GraphAnalysis, spans: Read
     if (phaseSpans.length === 0) continue;
     const first = phaseSpans.map((s) => s.start).sort()[0]!;
     const last = phaseSpans.map(end).sort().at(-1)!;
-    const state: PlanState | undefined = phase.plans.every((id) => states.get(id) === 'verified') ? 'verified' : phase.plans.some((id) => states.get(id) === 'running' || states.get(id) === 'checkpoint') ? 'running' : undefined;
+    const state: PlanState | undefined = phase.plans.every((id) => states.get(id) === 'verified')
+      ? 'verified'
+      : phase.plans.some((id) => states.get(id) === 'running' || states.get(id) === 'checkpoint')
+        ? 'running'
+        : undefined;
     const onPath = phase.plans.some((id) => critical.has(id));
-    byPhase.push(`  ${taskName(`${phase.id} ${phase.title}`)} (${phaseSpans.length} of ${phase.plans.length} plans) :${tag(state, onPath)}${at(first)}, ${at(last)}`);
+    byPhase.push(
+      `  ${taskName(`${phase.id} ${phase.title}`)} (${phaseSpans.length} of ${phase.plans.length} plans) :${tag(state, onPath)}${at(first)}, ${at(last)}`,
+    );
   }
   return `${byPhase.join('\n')}\n`;
 }

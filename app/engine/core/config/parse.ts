@@ -22,4 +22,3 @@ export function parseConfig(text: string): { config?: HarnessConfig; problems: P
   }
   return { config: parsed.data, problems: [] };
 }
-

@@ -8,7 +8,6 @@ const NetworkEntry = z.string().superRefine((entry, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-
 /**
  * `.github/harness.yml`: every key optional, every default documented here and in
  * docs/agents.md (Configuration). The GitHub App reads it with `context.config`; the local runner reads the same
@@ -91,7 +90,10 @@ export const HarnessConfigSchema = z
           })
           .strict()
           .optional(),
-        command: z.object({ command: z.string().min(1), protocol: z.boolean().default(false) }).strict().optional(),
+        command: z
+          .object({ command: z.string().min(1), protocol: z.boolean().default(false) })
+          .strict()
+          .optional(),
         gemini: z
           .object({
             executable: z.string().optional(),
@@ -101,7 +103,10 @@ export const HarnessConfigSchema = z
             model: z.string().optional(),
             extra_args: z.array(z.string()).optional(),
             /** US dollars per million input and output tokens: Gemini CLI reports tokens, not cost. */
-            price: z.object({ input_per_million: z.number().min(0), output_per_million: z.number().min(0) }).strict().optional(),
+            price: z
+              .object({ input_per_million: z.number().min(0), output_per_million: z.number().min(0) })
+              .strict()
+              .optional(),
           })
           .strict()
           .optional(),
@@ -114,7 +119,11 @@ export const HarnessConfigSchema = z
             model: z.string().optional(),
             /** US dollars: Copilot CLI reports tokens and premium requests, no cost. */
             price: z
-              .object({ input_per_million: z.number().min(0).optional(), output_per_million: z.number().min(0).optional(), per_premium_request: z.number().min(0).optional() })
+              .object({
+                input_per_million: z.number().min(0).optional(),
+                output_per_million: z.number().min(0).optional(),
+                per_premium_request: z.number().min(0).optional(),
+              })
               .strict()
               .optional(),
             extra_args: z.array(z.string()).optional(),
@@ -190,16 +199,28 @@ export const HarnessConfigSchema = z
           .object({
             /** Extract after each kind of work is verified: a plan (execution), a phase (verification), planning and research. */
             extract: z
-              .object({ execution: z.boolean().default(true), verification: z.boolean().default(true), planning: z.boolean().default(false), research: z.boolean().default(false) })
+              .object({
+                execution: z.boolean().default(true),
+                verification: z.boolean().default(true),
+                planning: z.boolean().default(false),
+                research: z.boolean().default(false),
+              })
               .strict()
               .default({ execution: true, verification: true, planning: false, research: false }),
             /** Evidence a lesson needs to be a candidate skill. */
             lesson_evidence: z.number().int().min(1).max(1000).default(3),
             /** `harness skills --prune`: archive a skill unused this many days, or matched fewer than min_matches times once that old. */
-            prune: z.object({ unused_days: z.number().int().min(1).max(3650).default(90), min_matches: z.number().int().min(0).max(1000).default(2) }).strict().default({ unused_days: 90, min_matches: 2 }),
+            prune: z
+              .object({ unused_days: z.number().int().min(1).max(3650).default(90), min_matches: z.number().int().min(0).max(1000).default(2) })
+              .strict()
+              .default({ unused_days: 90, min_matches: 2 }),
           })
           .strict()
-          .default({ extract: { execution: true, verification: true, planning: false, research: false }, lesson_evidence: 3, prune: { unused_days: 90, min_matches: 2 } }),
+          .default({
+            extract: { execution: true, verification: true, planning: false, research: false },
+            lesson_evidence: 3,
+            prune: { unused_days: 90, min_matches: 2 },
+          }),
         /** A gene's life (docs/design.md, Genes): solidify, tiers, decay, and its share of a brief; each key has the default shown. */
         genes: z
           .object({
@@ -235,7 +256,11 @@ export const HarnessConfigSchema = z
         surface: { budget_tokens: 500, max_entries: 5 },
         holdout: 0,
         holdout_seed: 'harness',
-        skills: { extract: { execution: true, verification: true, planning: false, research: false }, lesson_evidence: 3, prune: { unused_days: 90, min_matches: 2 } },
+        skills: {
+          extract: { execution: true, verification: true, planning: false, research: false },
+          lesson_evidence: 3,
+          prune: { unused_days: 90, min_matches: 2 },
+        },
       }),
     /** The planning commands (plan-spec, plan-phase, …): the agent that writes the documents, when it is not the repository's `agent`. */
     planning: z

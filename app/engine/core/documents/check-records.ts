@@ -15,7 +15,12 @@ export function checkRecords(file: string, checks: readonly CheckRecord[], lines
     }
     const whose = check.plan ? ` of plan ${check.plan}` : '';
     problems.push(
-      problem(file, lines.lineOf(['checks', i, 'id']), 'duplicate-check', `checks[${i}]: check "${check.id}"${whose} is already reported by checks[${first}]; report each check once`),
+      problem(
+        file,
+        lines.lineOf(['checks', i, 'id']),
+        'duplicate-check',
+        `checks[${i}]: check "${check.id}"${whose} is already reported by checks[${first}]; report each check once`,
+      ),
     );
   });
   return problems;

@@ -15,7 +15,7 @@ export const DOCUMENT_HINTS: Readonly<Record<string, string>> = {
   branch: 'a branch name such as harness/SPC-001/01-01',
   commits: 'a list such as { sha: 3f9c2ab, message: "feat: add the types" }',
   'commits[].sha': 'a commit sha (7 to 40 lowercase hex digits)',
-  'commits[].message': 'the commit message\'s first line',
+  'commits[].message': "the commit message's first line",
   deviations: 'a list such as { description: "...", reason: "..." }',
   'deviations[].description': 'what was done differently from the plan',
   'deviations[].reason': 'why it was done differently',

@@ -51,12 +51,7 @@ export interface DocumentRules<S extends z.ZodType> {
 }
 
 /** Parse one document against its rules: frontmatter, schema, body sections, cross-field checks. */
-export function parseWith<S extends z.ZodType>(
-  rules: DocumentRules<S>,
-  file: string,
-  input: string,
-  options: ParseOptions = {},
-): ParsedDocument<z.output<S>> {
+export function parseWith<S extends z.ZodType>(rules: DocumentRules<S>, file: string, input: string, options: ParseOptions = {}): ParsedDocument<z.output<S>> {
   const text = (input.charCodeAt(0) === 0xfeff ? input.slice(1) : input).replace(/\r\n?/g, '\n');
   if (text.trim() === '') {
     return { problems: [problem(file, 1, 'file-empty', `file is empty; fill it in from ${rules.template}`)] };

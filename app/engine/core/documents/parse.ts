@@ -49,12 +49,7 @@ export function isDocumentKind(kind: string): kind is DocumentKind {
  * found across fields and in the body). Spec documents are checked one by one here;
  * loadSpec checks them together (dependencies, phases, cycles).
  */
-export function parseDocument<K extends DocumentKind>(
-  kind: K,
-  file: string,
-  text: string,
-  options: ParseOptions = {},
-): ParsedDocument<DocumentTypes[K]> {
+export function parseDocument<K extends DocumentKind>(kind: K, file: string, text: string, options: ParseOptions = {}): ParsedDocument<DocumentTypes[K]> {
   const parser = PARSERS[kind] as Parser<DocumentTypes[K]> | undefined;
   if (!parser) throw new TypeError(`unknown document kind "${String(kind)}"`);
   return parser(file, normalize(text), options);

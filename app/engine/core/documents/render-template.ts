@@ -147,7 +147,8 @@ function readsOtherwise(data: unknown): boolean {
     for (let i = 0; i < data.length; i++) if (readsOtherwise(data[i])) return true;
     return false;
   }
-  if (isPlainObject(data) && Object.getPrototypeOf(data) === Object.prototype) return Object.entries(data).some(([k, v]) => scalarReadsOtherwise(k, true) || readsOtherwise(v));
+  if (isPlainObject(data) && Object.getPrototypeOf(data) === Object.prototype)
+    return Object.entries(data).some(([k, v]) => scalarReadsOtherwise(k, true) || readsOtherwise(v));
   return true;
 }
 

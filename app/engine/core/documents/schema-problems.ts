@@ -78,4 +78,3 @@ function hintFor(path: KeyPath, hints: Readonly<Record<string, string>>): string
   const wildcard = typeof path[path.length - 1] === 'string' ? shape.replace(/[^.[\]]+$/, '*') : undefined;
   return hints[shape] ?? (wildcard !== undefined ? hints[wildcard] : undefined) ?? hints[lastKey(path)];
 }
-

@@ -58,7 +58,10 @@ export const SummarySchema = z
     spec: specId,
     title: z.string().min(1).max(200).optional(),
     status: z.enum(SUMMARY_STATUSES),
-    agent: z.string().regex(/^[a-z][a-z0-9-]*$/).optional(),
+    agent: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]*$/)
+      .optional(),
     started: timestamp,
     finished: timestamp,
     duration_minutes: z.number().min(0).meta({ description: 'Time spent working, which may be less than finished - started.' }),
@@ -141,7 +144,10 @@ export const StatusSchema = z
     progress: ProgressSchema,
     velocity: VelocitySchema,
     /** What the agents reported they spent, in US dollars: in all, and per plan. */
-    cost: z.object({ total_usd: z.number().min(0), plans: z.record(z.string(), z.number().min(0)) }).strict().optional(),
+    cost: z
+      .object({ total_usd: z.number().min(0), plans: z.record(z.string(), z.number().min(0)) })
+      .strict()
+      .optional(),
     updated: timestamp,
     metadata,
   })

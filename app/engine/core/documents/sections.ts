@@ -44,7 +44,11 @@ export function sections(body: string, bodyLine: number): Section[] {
 }
 
 function normalize(title: string): string {
-  return title.toLowerCase().replace(/[:.]+$/, '').replace(/\s+/g, ' ').trim();
+  return title
+    .toLowerCase()
+    .replace(/[:.]+$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The first "## " section with this title (case and trailing colon ignored). */
@@ -57,13 +61,7 @@ export function findSection(all: readonly Section[], title: string): Section | u
  * Each required "## " section must be present and say something. `template` names the
  * template to copy a missing section from.
  */
-export function requireSections(
-  file: string,
-  body: string,
-  bodyLine: number,
-  required: readonly string[],
-  template: string,
-): Problem[] {
+export function requireSections(file: string, body: string, bodyLine: number, required: readonly string[], template: string): Problem[] {
   const all = sections(body, bodyLine);
   const problems: Problem[] = [];
   for (const title of required) {

@@ -26,15 +26,36 @@ function checkStatus({ file, data, lines }: DocumentContext<Status>): Problem[] 
   const { progress, velocity } = data;
   const at = (...path: string[]) => lines.lineOf(path);
   if (progress.plans_verified > progress.plans_total) {
-    problems.push(problem(file, at('progress', 'plans_verified'), 'field-value', `progress.plans_verified (${progress.plans_verified}) is more than plans_total (${progress.plans_total})`));
+    problems.push(
+      problem(
+        file,
+        at('progress', 'plans_verified'),
+        'field-value',
+        `progress.plans_verified (${progress.plans_verified}) is more than plans_total (${progress.plans_total})`,
+      ),
+    );
   }
   if (progress.phases_verified > progress.phases_total) {
-    problems.push(problem(file, at('progress', 'phases_verified'), 'field-value', `progress.phases_verified (${progress.phases_verified}) is more than phases_total (${progress.phases_total})`));
+    problems.push(
+      problem(
+        file,
+        at('progress', 'phases_verified'),
+        'field-value',
+        `progress.phases_verified (${progress.phases_verified}) is more than phases_total (${progress.phases_total})`,
+      ),
+    );
   }
   const plansBefore = progress.plans_done_before_import ?? 0;
   const phasesBefore = progress.phases_done_before_import ?? 0;
   if (progress.plans_verified + plansBefore > progress.plans_total) {
-    problems.push(problem(file, at('progress', 'plans_done_before_import'), 'field-value', `progress.plans_verified and plans_done_before_import (${progress.plans_verified} + ${plansBefore}) are more than plans_total (${progress.plans_total})`));
+    problems.push(
+      problem(
+        file,
+        at('progress', 'plans_done_before_import'),
+        'field-value',
+        `progress.plans_verified and plans_done_before_import (${progress.plans_verified} + ${plansBefore}) are more than plans_total (${progress.plans_total})`,
+      ),
+    );
   }
   const percent = progressPercent(progress.plans_verified + plansBefore, progress.plans_total);
   if (progress.percent !== percent) {
@@ -58,8 +79,18 @@ function checkStatus({ file, data, lines }: DocumentContext<Status>): Problem[] 
       ),
     );
   }
-  if (data.status === 'complete' && (progress.plans_verified + plansBefore < progress.plans_total || progress.phases_verified + phasesBefore < progress.phases_total)) {
-    problems.push(problem(file, at('status'), 'field-value', 'status is complete but not every plan and phase is verified; a spec is complete only when every phase has passed'));
+  if (
+    data.status === 'complete' &&
+    (progress.plans_verified + plansBefore < progress.plans_total || progress.phases_verified + phasesBefore < progress.phases_total)
+  ) {
+    problems.push(
+      problem(
+        file,
+        at('status'),
+        'field-value',
+        'status is complete but not every plan and phase is verified; a spec is complete only when every phase has passed',
+      ),
+    );
   }
   return problems;
 }

@@ -31,7 +31,12 @@ function checkSummary({ file, data, lines }: DocumentContext<Summary>): Problem[
   data.checks.forEach((check, i) => {
     if (check.plan !== undefined && check.plan !== data.plan_id) {
       problems.push(
-        problem(file, lines.lineOf(['checks', i, 'plan']), 'field-value', `checks[${i}].plan is "${check.plan}" but this is the summary of plan ${data.plan_id}; drop the key or move the result`),
+        problem(
+          file,
+          lines.lineOf(['checks', i, 'plan']),
+          'field-value',
+          `checks[${i}].plan is "${check.plan}" but this is the summary of plan ${data.plan_id}; drop the key or move the result`,
+        ),
       );
     }
   });

@@ -23,13 +23,17 @@ function checkVerification({ file, data, lines }: DocumentContext<Verification>)
     problems.push(problem(file, levelLine, 'field-missing', 'level is phase but there is no "phase" key; add phase: "01"'));
   }
   if (data.level !== 'plan' && data.plan !== undefined) {
-    problems.push(problem(file, lines.lineOf(['plan']), 'field-value', `plan is only for level: plan; this is a ${data.level}-level verification, so remove it`));
+    problems.push(
+      problem(file, lines.lineOf(['plan']), 'field-value', `plan is only for level: plan; this is a ${data.level}-level verification, so remove it`),
+    );
   }
   if (data.level === 'spec' && data.phase !== undefined) {
     problems.push(problem(file, lines.lineOf(['phase']), 'field-value', 'phase is not for level: spec, which covers every phase; remove it'));
   }
   if (data.plan !== undefined && data.phase !== undefined && planPhase(data.plan) !== data.phase) {
-    problems.push(problem(file, lines.lineOf(['phase']), 'field-value', `phase is "${data.phase}" but plan ${data.plan} belongs to phase ${planPhase(data.plan)}`));
+    problems.push(
+      problem(file, lines.lineOf(['phase']), 'field-value', `phase is "${data.phase}" but plan ${data.plan} belongs to phase ${planPhase(data.plan)}`),
+    );
   }
 
   const failed = firstResult(data.checks, 'fail');
@@ -37,7 +41,9 @@ function checkVerification({ file, data, lines }: DocumentContext<Verification>)
   const expected = failed >= 0 ? 'failed' : human >= 0 ? 'needs-human' : data.checks.length > 0 ? 'verified' : undefined;
   const statusLine = lines.lineOf(['status']);
   if (expected === undefined) {
-    problems.push(problem(file, lines.lineOf(['checks']), 'vacuous-plan', 'no check results are listed; a verification must show the checks it ran under checks:'));
+    problems.push(
+      problem(file, lines.lineOf(['checks']), 'vacuous-plan', 'no check results are listed; a verification must show the checks it ran under checks:'),
+    );
   } else if (data.status !== expected) {
     const why =
       expected === 'failed'

@@ -170,7 +170,7 @@ function cycleWithin(graph: DependencyGraph, component: number[]): number[] {
       if (!members.has(w)) continue;
       if (w === start) {
         const path = [v];
-        for (let p = v; p !== start; ) {
+        for (let p = v; p !== start;) {
           p = parent.get(p)!;
           path.push(p);
         }

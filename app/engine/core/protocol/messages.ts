@@ -66,10 +66,32 @@ export type Insight = z.infer<typeof InsightSchema>;
 
 export const WorkerMessageSchema = z.discriminatedUnion('type', [
   z.object({ ...envelope, type: z.literal('session_ready'), agent: z.string() }),
-  z.object({ ...envelope, type: z.literal('task_started'), plan: z.string(), task: z.number().int().min(1), total: z.number().int().min(1), title: z.string() }),
-  z.object({ ...envelope, type: z.literal('progress_update'), plan: z.string(), message: z.string(), task: z.number().int().optional(), total: z.number().int().optional() }),
+  z.object({
+    ...envelope,
+    type: z.literal('task_started'),
+    plan: z.string(),
+    task: z.number().int().min(1),
+    total: z.number().int().min(1),
+    title: z.string(),
+  }),
+  z.object({
+    ...envelope,
+    type: z.literal('progress_update'),
+    plan: z.string(),
+    message: z.string(),
+    task: z.number().int().optional(),
+    total: z.number().int().optional(),
+  }),
   /** A tool call the agent's stream reported: `start` as it is made, `end` as its result comes back (error: it failed). For traces. */
-  z.object({ ...envelope, type: z.literal('tool_call'), plan: z.string(), id: z.string().max(200), name: z.string().min(1).max(200).optional(), phase: z.enum(['start', 'end']), error: z.boolean().optional() }),
+  z.object({
+    ...envelope,
+    type: z.literal('tool_call'),
+    plan: z.string(),
+    id: z.string().max(200),
+    name: z.string().min(1).max(200).optional(),
+    phase: z.enum(['start', 'end']),
+    error: z.boolean().optional(),
+  }),
   z.object({ ...envelope, type: z.literal('verification_needed'), plan: z.string(), checkpoint: CheckpointSchema }),
   z.object({ ...envelope, type: z.literal('decision_needed'), plan: z.string(), checkpoint: CheckpointSchema }),
   z.object({ ...envelope, type: z.literal('action_needed'), plan: z.string(), checkpoint: CheckpointSchema }),

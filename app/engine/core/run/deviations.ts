@@ -6,7 +6,10 @@ const NAMED = 10;
 
 /** `a, b, c` for the first files, `…` when there are more. */
 export function namedFiles(files: readonly string[]): string {
-  return `${files.slice(0, NAMED).map((f) => `\`${f}\``).join(', ')}${files.length > NAMED ? `, … (${files.length} in all)` : ''}`;
+  return `${files
+    .slice(0, NAMED)
+    .map((f) => `\`${f}\``)
+    .join(', ')}${files.length > NAMED ? `, … (${files.length} in all)` : ''}`;
 }
 
 /** What a verified plan that wrote outside its files_modified says where people look (its PR, its check run): the files, why it matters, how to be strict. */

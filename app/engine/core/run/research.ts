@@ -59,7 +59,13 @@ export function researchDocument(input: ResearchInput): string {
         const match = picomatch(glob, PICOMATCH_OPTIONS);
         const existing = tracked.filter((f) => match(f));
         const producers = earlier.filter((p) => p.filesModified.some((g) => globsOverlap(g, glob))).map((p) => p.id);
-        const state = existing.length > 0 ? `${existing.length} file${existing.length === 1 ? '' : 's'} now (${existing.slice(0, 5).map((f) => `\`${f}\``).join(', ')}${existing.length > 5 ? ', …' : ''})` : 'nothing yet';
+        const state =
+          existing.length > 0
+            ? `${existing.length} file${existing.length === 1 ? '' : 's'} now (${existing
+                .slice(0, 5)
+                .map((f) => `\`${f}\``)
+                .join(', ')}${existing.length > 5 ? ', …' : ''})`
+            : 'nothing yet';
         const from = producers.length > 0 ? `; written earlier by ${producers.join(', ')}` : '';
         out.push(`- \`${glob}\`: ${state}${from}`);
         if (label === 'Reads' && existing.length === 0 && producers.length === 0) {

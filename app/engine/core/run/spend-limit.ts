@@ -18,7 +18,11 @@ export const SPEC_BUDGET_SOURCE = 'budget_usd in .github/harness.yml';
 
 const usd = (n: number) => `$${n.toFixed(2)}`;
 
-export function spendLimit(plan: string, planUsd: number | undefined, spec: { id: string; budgetUsd: number | undefined; costs: Iterable<readonly [string, number]> }): SpendLimit {
+export function spendLimit(
+  plan: string,
+  planUsd: number | undefined,
+  spec: { id: string; budgetUsd: number | undefined; costs: Iterable<readonly [string, number]> },
+): SpendLimit {
   const limit: SpendLimit = { plan, ...(planUsd === undefined ? {} : { planUsd }) };
   if (spec.budgetUsd === undefined) return limit;
   let spentUsd = 0;
@@ -43,7 +47,8 @@ export function budgetSpent(limit: SpendLimit): string | undefined {
 
 /** Why an agent that reported `costUsd` went over a budget; undefined when it did not. */
 export function overBudget(limit: SpendLimit, costUsd: number, who = 'the agent'): string | undefined {
-  if (limit.planUsd !== undefined && costUsd > limit.planUsd) return `${who} spent ${usd(costUsd)}, over the plan's budget of ${usd(limit.planUsd)} (budget_usd)`;
+  if (limit.planUsd !== undefined && costUsd > limit.planUsd)
+    return `${who} spent ${usd(costUsd)}, over the plan's budget of ${usd(limit.planUsd)} (budget_usd)`;
   const spec = limit.spec;
   if (spec && spec.spentUsd + costUsd > spec.budgetUsd) {
     return `${who} spent ${usd(costUsd)}, which takes spec ${spec.id}'s total to ${usd(spec.spentUsd + costUsd)}, over its budget of ${usd(spec.budgetUsd)} (${SPEC_BUDGET_SOURCE}; its other plans had spent ${usd(spec.spentUsd)})`;

@@ -55,7 +55,8 @@ function line(uses: readonly PlanUse[]): SpendLine {
   return { ...usage, plans: uses.length, attempts: uses.reduce((n, u) => n + u.attempts, 0) };
 }
 
-const costlier = (a: SpendLine, b: SpendLine) => (b.costUsd ?? -1) - (a.costUsd ?? -1) || (b.inputTokens ?? 0) + (b.outputTokens ?? 0) - ((a.inputTokens ?? 0) + (a.outputTokens ?? 0));
+const costlier = (a: SpendLine, b: SpendLine) =>
+  (b.costUsd ?? -1) - (a.costUsd ?? -1) || (b.inputTokens ?? 0) + (b.outputTokens ?? 0) - ((a.inputTokens ?? 0) + (a.outputTokens ?? 0));
 
 /** The spec's spend from each plan's use; undefined when no plan reported anything. */
 export function spendOf(spec: Spec, uses: ReadonlyMap<string, PlanUse>): Spend | undefined {
@@ -74,7 +75,9 @@ export function spendOf(spec: Spec, uses: ReadonlyMap<string, PlanUse>): Spend |
       return mine.length === 0 ? [] : [{ phase: phase.id, ...line(mine) }];
     }),
     engines: [...byEngine].map(([engine, mine]) => ({ engine, ...line(mine) })).sort(costlier),
-    plans: reported.map((p) => ({ plan: p.id, phase: p.phase, engine: uses.get(p.id)!.engines.join(' → ') || 'unknown', ...line([uses.get(p.id)!]) })).sort(costlier),
+    plans: reported
+      .map((p) => ({ plan: p.id, phase: p.phase, engine: uses.get(p.id)!.engines.join(' → ') || 'unknown', ...line([uses.get(p.id)!]) }))
+      .sort(costlier),
   };
 }
 
@@ -114,7 +117,14 @@ export function spendMarkdown(spend: Spend | undefined, plansListed = SPEND_PLAN
 /** `harness status --json`'s `spend`: the same figures, null where none was reported. */
 export function spendJson(spend: Spend | undefined): unknown {
   if (!spend) return null;
-  const figures = (l: SpendLine) => ({ costUsd: l.costUsd ?? null, turns: l.turns ?? null, inputTokens: l.inputTokens ?? null, outputTokens: l.outputTokens ?? null, plans: l.plans, attempts: l.attempts });
+  const figures = (l: SpendLine) => ({
+    costUsd: l.costUsd ?? null,
+    turns: l.turns ?? null,
+    inputTokens: l.inputTokens ?? null,
+    outputTokens: l.outputTokens ?? null,
+    plans: l.plans,
+    attempts: l.attempts,
+  });
   return {
     total: figures(spend.total),
     phases: spend.phases.map((p) => ({ phase: p.phase, ...figures(p) })),

@@ -132,15 +132,20 @@ export function statusDocument(template: string, spec: Spec, analysis: GraphAnal
         const check = before.phases.has(phase.id) ? DONE_BEFORE_IMPORT : (snapshot.phases.get(phase.id) ?? 'pending');
         return `| ${phase.id} | ${phase.title} | ${done}/${phase.plans.length}${earlier > 0 ? ` (${earlier} ${DONE_BEFORE_IMPORT})` : ''} | ${check} |`;
       }),
-      ...(costs.length > 0 ? ['', `Cost so far: **$${total.toFixed(2)}** (${costs.map(([id, usd]) => `${id} $${usd.toFixed(2)}`).join(', ')}), as the agents reported it.`] : []),
+      ...(costs.length > 0
+        ? ['', `Cost so far: **$${total.toFixed(2)}** (${costs.map(([id, usd]) => `${id} $${usd.toFixed(2)}`).join(', ')}), as the agents reported it.`]
+        : []),
     ].join('\n'),
     graph: graphMermaid(spec, analysis, snapshot.plans).trimEnd(),
     timeline: timelineSection(spec, analysis, snapshot),
     spend: spendMarkdown(snapshot.uses ? spendOf(spec, snapshot.uses) : undefined),
-    blocked:
-      blocked.length > 0
-        ? blocked.map(line).join('\n')
-        : 'Nothing is blocked.',
-    activity: snapshot.activity.length > 0 ? snapshot.activity.slice(-10).map((a) => `- ${a.at} ${a.text}`).join('\n') : 'No activity yet.',
+    blocked: blocked.length > 0 ? blocked.map(line).join('\n') : 'Nothing is blocked.',
+    activity:
+      snapshot.activity.length > 0
+        ? snapshot.activity
+            .slice(-10)
+            .map((a) => `- ${a.at} ${a.text}`)
+            .join('\n')
+        : 'No activity yet.',
   });
 }

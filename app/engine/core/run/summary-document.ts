@@ -63,20 +63,24 @@ export function summaryDocument(template: string, input: SummaryInput): string {
     ...(input.heldOut ? { held_out: true } : {}),
     ...(input.blocked && input.blocked.length > 0 ? { blocked_hosts: input.blocked.map((b) => ({ host: b.host, count: b.count, command: b.command })) } : {}),
     ...(input.usage ? { cost: costRecord(input.usage) } : {}),
-    ...(input.engines && input.engines.length > 1 ? { engines: input.engines.map((e) => ({ agent: e.agent, ...(e.usage ? { cost: costRecord(e.usage) } : {}), ...(e.stopped ? { stopped: e.stopped } : {}) })) } : {}),
+    ...(input.engines && input.engines.length > 1
+      ? {
+          engines: input.engines.map((e) => ({
+            agent: e.agent,
+            ...(e.usage ? { cost: costRecord(e.usage) } : {}),
+            ...(e.stopped ? { stopped: e.stopped } : {}),
+          })),
+        }
+      : {}),
   };
-  const built =
-    input.commits.length > 0
-      ? input.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.message}`).join('\n')
-      : '_No commits._';
-  const agentNote = (input.agentSummary ? `\n\n${input.agentSummary.trim()}` : '') + (input.usage ? `\n\n${costText(input.usage)}` : '') + enginesNote(input.engines);
+  const built = input.commits.length > 0 ? input.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.message}`).join('\n') : '_No commits._';
+  const agentNote =
+    (input.agentSummary ? `\n\n${input.agentSummary.trim()}` : '') + (input.usage ? `\n\n${costText(input.usage)}` : '') + enginesNote(input.engines);
   const verification =
     checks.length > 0
-      ? [
-          '| Check | Type | Result | Evidence |',
-          '|---|---|---|---|',
-          ...checks.map((c) => `| ${c.id} | ${c.type} | ${c.result} | ${cell(c.evidence)} |`),
-        ].join('\n')
+      ? ['| Check | Type | Result | Evidence |', '|---|---|---|---|', ...checks.map((c) => `| ${c.id} | ${c.type} | ${c.result} | ${cell(c.evidence)} |`)].join(
+          '\n',
+        )
       : `_Not verified: ${input.reason ?? 'the run ended before verification'}._`;
   return renderTemplate(template, frontmatter, {
     plan_id: input.plan.id,
@@ -87,7 +91,9 @@ export function summaryDocument(template: string, input: SummaryInput): string {
       ...(input.blocked && input.blocked.length > 0 ? ['', ...blockedHostsMarkdown(input.blocked)] : []),
     ].join('\n'),
     verification: input.status === 'failed' && input.reason ? `**Failed:** ${input.reason}\n\n${verification}` : verification,
-    knowledge: input.heldOut ? 'None: held out (knowledge.holdout): this plan ran without surfaced knowledge, for `harness retrospective` to compare with the others.' : knowledgeNote(input.knowledge),
+    knowledge: input.heldOut
+      ? 'None: held out (knowledge.holdout): this plan ran without surfaced knowledge, for `harness retrospective` to compare with the others.'
+      : knowledgeNote(input.knowledge),
     notes: notes(input.plan),
   });
 }
@@ -134,6 +140,7 @@ export function costText(usage: Usage): string {
   const parts: string[] = [];
   if (usage.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(2)}`);
   if (usage.turns !== undefined) parts.push(`${usage.turns} turns`);
-  if (usage.inputTokens !== undefined || usage.outputTokens !== undefined) parts.push(`${usage.inputTokens ?? '?'} tokens in, ${usage.outputTokens ?? '?'} out`);
+  if (usage.inputTokens !== undefined || usage.outputTokens !== undefined)
+    parts.push(`${usage.inputTokens ?? '?'} tokens in, ${usage.outputTokens ?? '?'} out`);
   return `Cost: ${parts.length > 0 ? parts.join(', ') : 'not reported'}`;
 }

@@ -64,7 +64,9 @@ export function searchPriority(spec: ScheduleSpec, options: PrioritySearchOption
   // By index, asked once per plan: the rules weigh a plan's minutes for every conflict it has.
   const byIndex = Float64Array.from(ids, (id) => duration(id));
   const minutes = (i: number) => byIndex[i]!;
-  const base = options.layout ? new Scheduler(spec, { from: { layout: options.layout, priority: options.layout.priority } }) : new Scheduler(spec, { duration });
+  const base = options.layout
+    ? new Scheduler(spec, { from: { layout: options.layout, priority: options.layout.priority } })
+    : new Scheduler(spec, { duration });
   // A schedule costs its plans, or its conflicts where they are many more: every pick and
   // every status change walks a plan's conflicts, and when most plans overlap (thousands
   // each) a budget counted in plans alone ran a search of a minute.
@@ -114,7 +116,10 @@ export function searchPriority(spec: ScheduleSpec, options: PrioritySearchOption
     const from = best!.priority;
     // Perturbed within 15% of the spread: ties break differently, near-equal plans swap.
     const spread = Math.max(1, ...from.map(Math.abs));
-    attempt(Float64Array.from(from, (p) => p + (random() - 0.5) * 0.3 * spread * random()), 'randomised tie-breaks');
+    attempt(
+      Float64Array.from(from, (p) => p + (random() - 0.5) * 0.3 * spread * random()),
+      'randomised tie-breaks',
+    );
   }
   const winner = best!;
   const priority = new Map(ids.map((id, i) => [id, winner.priority[i]!]));

@@ -62,7 +62,11 @@ export function simulate(spec: ScheduleSpec, options: SimulateOptions = {}): Sim
   const laid = new Scheduler(spec, { duration: minutes }).layout;
   const search = searchPriority(spec, { slots, duration: minutes, budget: options.budget, layout: laid });
   const scheduler = new Scheduler(spec, {
-    from: { layout: laid, priority: Float64Array.from(laid.graph.ids, (id) => search.priority.get(id)!), ...(search.sequence ? { sequence: search.sequence.map((id) => laid.graph.index.get(id)!) } : {}) },
+    from: {
+      layout: laid,
+      priority: Float64Array.from(laid.graph.ids, (id) => search.priority.get(id)!),
+      ...(search.sequence ? { sequence: search.sequence.map((id) => laid.graph.index.get(id)!) } : {}),
+    },
   });
   const { layout } = scheduler;
   const ids = layout.graph.ids;

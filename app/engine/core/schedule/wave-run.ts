@@ -26,7 +26,7 @@ export function waveRun(layout: Layout, slots: number, duration: (i: number) => 
     let w = 1;
     for (const d of graph.deps[i]!) if (groupOf(d) === groupOf(i)) w = Math.max(w, wave[d]! + 1);
     wave[i] = w;
-    ((waves[groupOf(i)]![w - 1] ??= [])).push(i);
+    (waves[groupOf(i)]![w - 1] ??= []).push(i);
   }
 
   const schedule: ScheduleEntry[] = [];
@@ -34,7 +34,14 @@ export function waveRun(layout: Layout, slots: number, duration: (i: number) => 
   for (const phaseWaves of waves) {
     for (const members of phaseWaves) {
       if (!members) continue;
-      time = listSchedule(layout, members.sort((a, b) => a - b), slots, duration, time, schedule);
+      time = listSchedule(
+        layout,
+        members.sort((a, b) => a - b),
+        slots,
+        duration,
+        time,
+        schedule,
+      );
     }
   }
   return { makespan: time, schedule };

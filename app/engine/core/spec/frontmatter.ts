@@ -85,9 +85,7 @@ export interface Frontmatter {
   bodyLine: number;
 }
 
-export type FrontmatterResult =
-  | { ok: true; frontmatter: Frontmatter }
-  | { ok: false; problems: Problem[] };
+export type FrontmatterResult = { ok: true; frontmatter: Frontmatter } | { ok: false; problems: Problem[] };
 
 const OPENING = /^---[ \t]*$/;
 /** "---js", "---toml" and the like: a fence that names another language. */
@@ -139,12 +137,7 @@ export function parseFrontmatter(file: string, text: string, required = true, { 
     return {
       ok: false,
       problems: [
-        problem(
-          file,
-          1,
-          'frontmatter-missing',
-          'no YAML frontmatter: start the file with a line "---", the keys, and a closing "---" (see templates/)',
-        ),
+        problem(file, 1, 'frontmatter-missing', 'no YAML frontmatter: start the file with a line "---", the keys, and a closing "---" (see templates/)'),
       ],
     };
   }
@@ -152,9 +145,7 @@ export function parseFrontmatter(file: string, text: string, required = true, { 
   if (!closing) {
     return {
       ok: false,
-      problems: [
-        problem(file, 1, 'frontmatter-unclosed', 'frontmatter opened on line 1 is never closed: add a line "---" after the last key'),
-      ],
+      problems: [problem(file, 1, 'frontmatter-unclosed', 'frontmatter opened on line 1 is never closed: add a line "---" after the last key')],
     };
   }
 
@@ -186,7 +177,12 @@ export function parseFrontmatter(file: string, text: string, required = true, { 
     return {
       ok: false,
       problems: [
-        problem(file, deep.line, 'too-deep', `YAML nesting deeper than ${MAX_YAML_DEPTH} levels; frontmatter is a few flat keys and short lists, so flatten this value`),
+        problem(
+          file,
+          deep.line,
+          'too-deep',
+          `YAML nesting deeper than ${MAX_YAML_DEPTH} levels; frontmatter is a few flat keys and short lists, so flatten this value`,
+        ),
       ],
     };
   }
@@ -217,9 +213,7 @@ function parseYaml(file: string, raw: string, content: string, bodyLine: number,
   if (doc.errors.length > 0) {
     return {
       ok: false,
-      problems: doc.errors.map((e) =>
-        problem(file, counter.linePos(e.pos[0]).line, 'yaml', `malformed YAML: ${cleanYamlMessage(e.message)}`),
-      ),
+      problems: doc.errors.map((e) => problem(file, counter.linePos(e.pos[0]).line, 'yaml', `malformed YAML: ${cleanYamlMessage(e.message)}`)),
     };
   }
   let data: unknown;

@@ -83,14 +83,7 @@ export function valueAt(data: unknown, path: KeyPath): unknown {
  * Turn zod's issues into problems at the right line, each naming the key, what was found
  * and what to write instead. `prefix` is prepended to issue paths (for nested documents).
  */
-export function issuesToProblems(
-  file: string,
-  schema: z.ZodType,
-  error: z.ZodError,
-  data: unknown,
-  lines: LineMap,
-  prefix: KeyPath = [],
-): Problem[] {
+export function issuesToProblems(file: string, schema: z.ZodType, error: z.ZodError, data: unknown, lines: LineMap, prefix: KeyPath = []): Problem[] {
   const out: Problem[] = [];
   for (const issue of error.issues) {
     const path: KeyPath = [...prefix, ...(issue.path as (string | number)[])];
@@ -117,7 +110,10 @@ export function issuesToProblems(
       case 'too_big': {
         if (issue.code === 'invalid_format' && key === 'title' && typeof value === 'string') {
           // The one format a title has: a single line (it becomes an issue title and a commit subject).
-          add('control-character', `${pathText(path)} is ${describeValue(value)}; it must be one line of text, without line breaks, control characters or format characters (bidi controls such as U+202E, zero-width characters such as U+200B)`);
+          add(
+            'control-character',
+            `${pathText(path)} is ${describeValue(value)}; it must be one line of text, without line breaks, control characters or format characters (bidi controls such as U+202E, zero-width characters such as U+200B)`,
+          );
         } else if (issue.code === 'too_small' && typeof value === 'string' && value.length === 0) {
           add('field-value', `${pathText(path)} is empty; it must be ${hint ?? 'filled in'}`);
         } else if (issue.code === 'too_small' && Array.isArray(value)) {

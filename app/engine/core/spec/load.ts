@@ -55,7 +55,10 @@ export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}):
   let id = '';
   let title = '';
   if (!specFile) {
-    if (!linked.has('SPEC.md')) problems.push(problem('SPEC.md', 1, 'spec-missing', 'SPEC.md is missing: create it with frontmatter "id: SPC-001" and "title: ..." (see templates/SPEC.md)'));
+    if (!linked.has('SPEC.md'))
+      problems.push(
+        problem('SPEC.md', 1, 'spec-missing', 'SPEC.md is missing: create it with frontmatter "id: SPC-001" and "title: ..." (see templates/SPEC.md)'),
+      );
   } else {
     const text = decodeText(specFile, MAX_DOCUMENT_BYTES);
     if (!text.ok) problems.push(text.problem);
@@ -95,7 +98,12 @@ export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}):
   const planFiles = files.filter((f) => f.path.startsWith(PLANS_DIR) && f.path.endsWith('PLAN.md')).sort((a, b) => byLocale(a.path, b.path));
   if (planFiles.length > MAX_PLANS_PER_SPEC) {
     problems.push(
-      problem(PLANS_DIR, 1, 'too-many-plans', `${planFiles.length} plans is over the limit of ${MAX_PLANS_PER_SPEC.toLocaleString('en-US')} per spec; split the spec`),
+      problem(
+        PLANS_DIR,
+        1,
+        'too-many-plans',
+        `${planFiles.length} plans is over the limit of ${MAX_PLANS_PER_SPEC.toLocaleString('en-US')} per spec; split the spec`,
+      ),
     );
     return finish(undefined, problems);
   }
@@ -199,7 +207,12 @@ function readPlanFile(r: PlanFileReader, file: SpecFile): void {
 function linkProblem(path: string, target: string): Problem {
   const shown = target.length > 120 ? `${target.slice(0, 117)}...` : target;
   const to = shown ? ` (to ${JSON.stringify(shown)})` : '';
-  return problem(path, 1, 'symlink', `is a symbolic link${to}; harness never follows links in a spec, which could point anywhere: put the file or folder itself here`);
+  return problem(
+    path,
+    1,
+    'symlink',
+    `is a symbolic link${to}; harness never follows links in a spec, which could point anywhere: put the file or folder itself here`,
+  );
 }
 
 // localeCompare's own order, from one collator: localeCompare sets one up on every call.
@@ -221,10 +234,13 @@ function locationProblems(file: string, id: string, lines: LineMap, phase: strin
   // The line is looked up only for a problem: finding it reads the frontmatter again.
   const line = () => lines.lineOf(['plan_id']);
   if (planPhase(id) !== phase) {
-    out.push(problem(file, line(), 'plan-location', `plan_id "${id}" belongs to phase ${planPhase(id)} but the file is in ${dir}; fix the id or move the file`));
+    out.push(
+      problem(file, line(), 'plan-location', `plan_id "${id}" belongs to phase ${planPhase(id)} but the file is in ${dir}; fix the id or move the file`),
+    );
   }
   const expected = `${id}-PLAN.md`;
-  if (name !== expected) out.push(problem(file, line(), 'plan-location', `plan_id "${id}" does not match the file name ${name}; name the file ${expected} or fix the id`));
+  if (name !== expected)
+    out.push(problem(file, line(), 'plan-location', `plan_id "${id}" does not match the file name ${name}; name the file ${expected} or fix the id`));
   return out;
 }
 
@@ -236,7 +252,8 @@ function finish(spec: Spec | undefined, problems: Problem[]): LoadedSpec {
 }
 
 function specHint(p: Problem): Problem {
-  if (p.message.startsWith('id ')) return { ...p, message: `${p.message.replace(/; it must be.*$/, '')}; it must look like SPC-001 (capital letters, "-", digits)` };
+  if (p.message.startsWith('id '))
+    return { ...p, message: `${p.message.replace(/; it must be.*$/, '')}; it must look like SPC-001 (capital letters, "-", digits)` };
   return p;
 }
 
@@ -279,7 +296,13 @@ function resolvePhases(roadmap: ParsedRoadmap | undefined, dirs: Map<string, str
       if (phase.plans.length === 0 && roadmap.phases.some((p) => p.id === phase.id)) {
         const line = roadmap.phases.find((p) => p.id === phase.id)!.line;
         problems.push(
-          problem('ROADMAP.md', line, 'phase-empty', `phase ${phase.id} has no plans yet; add planning/plans/${phase.id}-<name>/${phase.id}-01-PLAN.md`, 'warning'),
+          problem(
+            'ROADMAP.md',
+            line,
+            'phase-empty',
+            `phase ${phase.id} has no plans yet; add planning/plans/${phase.id}-<name>/${phase.id}-01-PLAN.md`,
+            'warning',
+          ),
         );
       }
     }
@@ -288,7 +311,10 @@ function resolvePhases(roadmap: ParsedRoadmap | undefined, dirs: Map<string, str
 }
 
 function titleFromDir(dir: string): string {
-  const words = dir.replace(/^\d+[-_]?/, '').replace(/[-_]+/g, ' ').trim();
+  const words = dir
+    .replace(/^\d+[-_]?/, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
   return words ? words[0]!.toUpperCase() + words.slice(1) : `Phase ${dir}`;
 }
 
@@ -332,7 +358,13 @@ function checkPlanDependencies(c: DependencyCheck, plan: PlanClaim): void {
       // a spec: thousands of unknown ids in hundreds of plans made this quadratic.
       unknown++;
       if (unknown > MAX_UNKNOWN_REPORTED) continue;
-      const near = c.suggestions++ < MAX_SUGGESTIONS ? didYouMean(dep, (c.candidates ??= [...c.claimed]).filter((id) => id !== plan.id)) : '';
+      const near =
+        c.suggestions++ < MAX_SUGGESTIONS
+          ? didYouMean(
+              dep,
+              (c.candidates ??= [...c.claimed]).filter((id) => id !== plan.id),
+            )
+          : '';
       problems.push(problem(plan.file, line(i), 'unknown-dependency', `depends_on "${dep}" is not a plan in this spec${near}`));
       continue;
     }
@@ -360,13 +392,7 @@ function checkPlanDependencies(c: DependencyCheck, plan: PlanClaim): void {
   }
 }
 
-function checkDependencies(
-  plans: Plan[],
-  broken: PlanClaim[],
-  byId: Map<string, Plan>,
-  claimed: ReadonlySet<string>,
-  problems: Problem[],
-): void {
+function checkDependencies(plans: Plan[], broken: PlanClaim[], byId: Map<string, Plan>, claimed: ReadonlySet<string>, problems: Problem[]): void {
   // Plans that did not parse are still checked for what they say they depend on.
   const deps: DependencyCheck = { byId, claimed, problems, candidates: undefined, suggestions: 0 };
   for (let k = 0; k < plans.length; k++) checkPlanDependencies(deps, plans[k]!);
@@ -387,4 +413,3 @@ function checkDependencies(
     );
   }
 }
-

@@ -28,11 +28,16 @@ export function checkRepoPathFully(value: string, kind: 'path' | 'glob'): PathVe
     return { ok: false, reason: 'is a negated glob; list what the plan touches instead' };
   }
   if (kind === 'glob') return checkGlobReach(normalizeRepoPath(value));
-  if (normalizeRepoPath(value).split(/[\\/]/).some((segment) => segment.toLowerCase() === '.git')) return INSIDE_GIT;
+  if (
+    normalizeRepoPath(value)
+      .split(/[\\/]/)
+      .some((segment) => segment.toLowerCase() === '.git')
+  )
+    return INSIDE_GIT;
   return OK;
 }
 
-const INSIDE_GIT: PathVerdict = { ok: false, reason: 'is inside .git; plans never touch Git\'s own files' };
+const INSIDE_GIT: PathVerdict = { ok: false, reason: "is inside .git; plans never touch Git's own files" };
 const OUTSIDE: PathVerdict = { ok: false, reason: 'points outside the repository with ".."; write it relative to the repository root' };
 
 /**

@@ -1,14 +1,6 @@
 import { parseFrontmatter, type KeyPath, type LineMap } from './frontmatter.js';
 import { issuesToProblems, pathText } from './issues.js';
-import {
-  HUMAN_TYPES,
-  isMachineCheckable,
-  isTrivialCommand,
-  type Check,
-  type Plan,
-  type Serve,
-  type Step,
-} from './model.js';
+import { HUMAN_TYPES, isMachineCheckable, isTrivialCommand, type Check, type Plan, type Serve, type Step } from './model.js';
 import { checkRepoPath, normalizeRepoPath } from './paths.js';
 import { problem, type Problem } from './problem.js';
 import { CheckSchema, PLAN_ID, PlanFrontmatterSchema, ServeSchema, type CheckInput } from './schema.js';
@@ -59,9 +51,7 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
   const problems = checkGlobs(file, data, lines);
   for (const p of checkCheckPaths(file, data.must_pass, lines, ['must_pass'])) problems.push(p);
   if (format === 'harness' && data.wave !== undefined) {
-    problems.push(
-      problem(file, lines.lineOf(['wave']), 'field-ignored', 'wave is ignored: harness orders plans by depends_on', 'warning'),
-    );
+    problems.push(problem(file, lines.lineOf(['wave']), 'field-ignored', 'wave is ignored: harness orders plans by depends_on', 'warning'));
   }
   const claim: PlanClaim = {
     file,
@@ -73,7 +63,11 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
   const parsed = PlanFrontmatterSchema.safeParse(data);
   if (!parsed.success) {
     return {
-      problems: [...problems, ...issuesToProblems(file, PlanFrontmatterSchema, parsed.error, data, lines), ...salvagedCheckProblems(file, data.must_pass, data.serve, lines, ['must_pass'])],
+      problems: [
+        ...problems,
+        ...issuesToProblems(file, PlanFrontmatterSchema, parsed.error, data, lines),
+        ...salvagedCheckProblems(file, data.must_pass, data.serve, lines, ['must_pass']),
+      ],
       claim,
     };
   }
@@ -123,7 +117,14 @@ function checkFallback(file: string, plan: Plan, lines: LineMap): Problem[] {
   const seen = new Set<string>();
   (plan.fallback ?? []).forEach((name, i) => {
     if (name === plan.agent) {
-      problems.push(problem(file, lines.lineOf(['fallback', i]), 'field-value', `fallback lists "${name}", the plan's own agent; it is the engine that stopped, so remove it from fallback`));
+      problems.push(
+        problem(
+          file,
+          lines.lineOf(['fallback', i]),
+          'field-value',
+          `fallback lists "${name}", the plan's own agent; it is the engine that stopped, so remove it from fallback`,
+        ),
+      );
     } else if (seen.has(name)) {
       problems.push(problem(file, lines.lineOf(['fallback', i]), 'field-value', `fallback lists "${name}" twice; list it once`));
     }
@@ -204,7 +205,12 @@ export function checkChecks(file: string, checks: readonly (Check | undefined)[]
     const first = seen.get(check.id);
     if (first !== undefined) {
       problems.push(
-        problem(file, line(i, 'id'), 'duplicate-check', `${pathText(path(i))}: check id "${check.id}" is already used by ${pathText([...at, first])}; give each check its own id`),
+        problem(
+          file,
+          line(i, 'id'),
+          'duplicate-check',
+          `${pathText(path(i))}: check id "${check.id}" is already used by ${pathText([...at, first])}; give each check its own id`,
+        ),
       );
     } else seen.set(check.id, i);
 
@@ -216,12 +222,22 @@ export function checkChecks(file: string, checks: readonly (Check | undefined)[]
     }
     if (check.type === 'command_output' && Object.keys(check.expect).length === 0) {
       problems.push(
-        problem(file, line(i, 'expect'), 'field-value', `${pathText(path(i, 'expect'))} is empty; say what the output must hold: exit_code, contains or matches`),
+        problem(
+          file,
+          line(i, 'expect'),
+          'field-value',
+          `${pathText(path(i, 'expect'))} is empty; say what the output must hold: exit_code, contains or matches`,
+        ),
       );
     }
     if (check.type === 'api_response' && Object.keys(check.expect).length === 0) {
       problems.push(
-        problem(file, line(i, 'expect'), 'field-value', `${pathText(path(i, 'expect'))} is empty; say what the answer must hold: status, body_contains or json`),
+        problem(
+          file,
+          line(i, 'expect'),
+          'field-value',
+          `${pathText(path(i, 'expect'))} is empty; say what the answer must hold: status, body_contains or json`,
+        ),
       );
     }
     if (check.type === 'ui_navigation' && Object.keys(check.expect).length === 0) {
@@ -297,11 +313,7 @@ function checkVacuous(file: string, plan: Plan, lines: LineMap): Problem | undef
   if (human > 0 && !plan.autonomous) return undefined;
   const line = lines.has(['must_pass']) ? lines.lineOf(['must_pass']) : lines.lineOf(['plan_id']);
   const why =
-    plan.mustPass.length === 0
-      ? 'has no must_pass checks'
-      : human > 0
-        ? 'has only human checks but is autonomous: true'
-        : 'has only checks that cannot fail';
+    plan.mustPass.length === 0 ? 'has no must_pass checks' : human > 0 ? 'has only human checks but is autonomous: true' : 'has only checks that cannot fail';
   return problem(
     file,
     line,
@@ -320,7 +332,7 @@ const FENCE = /^(```+|~~~+)[ \t]*([A-Za-z0-9_+-]+)[ \t]+step\b[ \t]*(.*)$/;
 export function parseSteps(body: string, bodyLine: number): Step[] {
   const steps: Step[] = [];
   let line = 0;
-  for (let at = 0; at < body.length; ) {
+  for (let at = 0; at < body.length;) {
     const end = lineEnd(body, at);
     const first = body.charCodeAt(at);
     const open = first === 96 || first === 126 ? FENCE.exec(body.slice(at, end)) : null;

@@ -52,13 +52,7 @@ export interface Problem<C extends string = ProblemCode> {
   message: string;
 }
 
-export function problem<C extends string = ProblemCode>(
-  file: string,
-  line: number,
-  code: C,
-  message: string,
-  severity: Severity = 'error',
-): Problem<C> {
+export function problem<C extends string = ProblemCode>(file: string, line: number, code: C, message: string, severity: Severity = 'error'): Problem<C> {
   return { file, line, code, message, severity };
 }
 
@@ -82,9 +76,7 @@ export function oneLine(text: string): string {
 }
 
 export function sortProblems(problems: Problem[]): Problem[] {
-  return [...problems].sort(
-    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.message.localeCompare(b.message),
-  );
+  return [...problems].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.message.localeCompare(b.message));
 }
 
 export function countErrors(problems: readonly Problem[]): number {

@@ -68,15 +68,20 @@ export function parseRoadmap(file: string, text: string): ParsedRoadmap {
     const m = text.startsWith('##') ? HEADING.exec(text.trimEnd()) : null;
     if (!m) return;
     if (m[2]) {
-      problems.push(
-        problem(file, bodyLine + i, 'field-ignored', `decimal phase ${m[1]}${m[2]} is not supported; renumber it as a whole phase`, 'warning'),
-      );
+      problems.push(problem(file, bodyLine + i, 'field-ignored', `decimal phase ${m[1]}${m[2]} is not supported; renumber it as a whole phase`, 'warning'));
       return;
     }
     const phase: RoadmapPhase = { id: m[1]!.padStart(2, '0'), title: m[3]!.replace(/\*+/g, '').trim(), mustPass: [], line: bodyLine + i };
     if (!SINGLE_LINE.test(phase.title)) {
       // As a title in frontmatter: it becomes issue titles and commit subjects.
-      problems.push(problem(file, bodyLine + i, 'control-character', `the heading of phase ${m[1]} has control characters or format characters (bidi controls, zero-width characters); write its title as plain text`));
+      problems.push(
+        problem(
+          file,
+          bodyLine + i,
+          'control-character',
+          `the heading of phase ${m[1]} has control characters or format characters (bidi controls, zero-width characters); write its title as plain text`,
+        ),
+      );
       return;
     }
     for (let k = i + 1; k < bodyLines.length && !/^#{1,3}\s/.test(bodyLines[k]!); k++) {

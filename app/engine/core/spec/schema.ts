@@ -28,21 +28,18 @@ export const SINGLE_LINE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$/u;
 const title = z.string().min(1).max(200).regex(SINGLE_LINE);
 
 const planId = z.string().regex(PLAN_ID).meta({ description: 'A plan id PP-NN, where PP is the phase: "03-02".' });
-const repoPath = z
-  .string()
-  .min(1)
-  .meta({ description: 'A path relative to the repository root; never absolute, never with "..".' });
-const glob = z
-  .string()
-  .min(1)
-  .meta({ description: 'A glob relative to the repository root, e.g. "src/auth/**".' });
+const repoPath = z.string().min(1).meta({ description: 'A path relative to the repository root; never absolute, never with "..".' });
+const glob = z.string().min(1).meta({ description: 'A glob relative to the repository root, e.g. "src/auth/**".' });
 const command = z.string().min(1).meta({ description: 'A shell command, run with sh from the repository root.' });
 
 /** A server the api and ui checks talk to: started before the checks, stopped after. */
 export const ServeSchema = z
   .object({
     command: command,
-    url: z.string().regex(/^https?:\/\/[^\s/]+/, 'an http(s) URL').meta({ description: 'Base URL, e.g. http://127.0.0.1:3000' }),
+    url: z
+      .string()
+      .regex(/^https?:\/\/[^\s/]+/, 'an http(s) URL')
+      .meta({ description: 'Base URL, e.g. http://127.0.0.1:3000' }),
     ready_path: z.string().optional().meta({ description: 'Path polled until it answers (default "/").' }),
     timeout_seconds: z.number().int().positive().max(600).optional(),
   })
@@ -122,15 +119,11 @@ export const UiNavigationCheck = z
     type: z.literal('ui_navigation'),
     url: z.string().min(1),
     steps: z.array(uiStep).min(1),
-    expect: z
-      .object({ url: z.string().optional(), selector: z.string().optional(), text: z.string().optional() })
-      .strict(),
+    expect: z.object({ url: z.string().optional(), selector: z.string().optional(), text: z.string().optional() }).strict(),
   })
   .strict();
 const humanKind = z.enum(['visual_quality', 'ux_flow']);
-export const HumanCheck = z
-  .object({ ...base, type: z.literal('human'), kind: humanKind, prompt: z.string().min(1) })
-  .strict();
+export const HumanCheck = z.object({ ...base, type: z.literal('human'), kind: humanKind, prompt: z.string().min(1) }).strict();
 /** docs/design.md's two human kinds, accepted as types of their own. */
 export const VisualQualityCheck = z.object({ ...base, type: z.literal('visual_quality'), prompt: z.string().min(1) }).strict();
 export const UxFlowCheck = z.object({ ...base, type: z.literal('ux_flow'), prompt: z.string().min(1) }).strict();
@@ -213,18 +206,11 @@ export const PlanFrontmatterSchema = z
       .regex(/^[a-z][a-z0-9-]*$/)
       .optional()
       .meta({ description: 'script, claude, command, codex, copilot or gemini; else the repository default.' }),
-    fallback: z
-      .array(z.enum(FALLBACK_ENGINES))
-      .max(FALLBACK_ENGINES.length)
-      .optional()
-      .meta({ description: "Engines that take the plan over, in order, when its agent stops at the model's usage limit (each one that has its credential); else agents.fallback of .github/harness.yml." }),
-    timeout_minutes: z
-      .number()
-      .int()
-      .positive()
-      .max(360)
-      .default(30)
-      .meta({ description: 'At most 360: GitHub-hosted jobs stop after six hours.' }),
+    fallback: z.array(z.enum(FALLBACK_ENGINES)).max(FALLBACK_ENGINES.length).optional().meta({
+      description:
+        "Engines that take the plan over, in order, when its agent stops at the model's usage limit (each one that has its credential); else agents.fallback of .github/harness.yml.",
+    }),
+    timeout_minutes: z.number().int().positive().max(360).default(30).meta({ description: 'At most 360: GitHub-hosted jobs stop after six hours.' }),
     must_pass: z.array(CheckSchema).default([]),
     budget_usd: z
       .number()
@@ -234,14 +220,14 @@ export const PlanFrontmatterSchema = z
     serve: ServeSchema.optional(),
     requirements: z.array(z.string().min(1)).default([]),
     truths: z.array(z.string().min(1)).default([]).meta({ description: 'Observable behaviours, for people and agents.' }),
-    metadata: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .meta({ description: 'Anything of your own: harness keeps it and reads none of it.' }),
+    metadata: z.record(z.string(), z.unknown()).optional().meta({ description: 'Anything of your own: harness keeps it and reads none of it.' }),
     completed: z
       .union([z.string().min(1), z.literal(true)])
       .optional()
-      .meta({ description: 'Done before harness (an imported GSD plan whose SUMMARY.md says so): the date, or true. harness run counts it verified and does not run it.' }),
+      .meta({
+        description:
+          'Done before harness (an imported GSD plan whose SUMMARY.md says so): the date, or true. harness run counts it verified and does not run it.',
+      }),
     // Read for GSD compatibility; the graph decides order, so these are ignored.
     wave: z.number().int().optional(),
     type: z.string().optional(),
@@ -259,9 +245,7 @@ export const SpecFrontmatterSchema = z
   })
   .passthrough();
 
-const phaseId = z
-  .union([z.string().regex(/^\d{1,3}$/), z.number().int().min(0).max(999)])
-  .transform((v) => String(v).padStart(2, '0'));
+const phaseId = z.union([z.string().regex(/^\d{1,3}$/), z.number().int().min(0).max(999)]).transform((v) => String(v).padStart(2, '0'));
 
 export const RoadmapPhaseSchema = z
   .object({

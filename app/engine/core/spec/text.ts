@@ -24,14 +24,7 @@ export type DecodeResult = { ok: true; text: string } | { ok: false; problem: Pr
 export function decodeText(file: SpecFile, maxBytes: number): DecodeResult {
   const size = file.size ?? file.bytes.length;
   if (size > maxBytes) {
-    return fail(
-      problem(
-        file.path,
-        1,
-        'file-too-large',
-        `file is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit; split it into smaller files`,
-      ),
-    );
+    return fail(problem(file.path, 1, 'file-too-large', `file is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit; split it into smaller files`));
   }
   let text: string;
   try {

@@ -39,7 +39,7 @@ export function walkDepth(raw: string, max = MAX_YAML_DEPTH): TooDeep | undefine
     if (atLineStart) {
       if (c === 32 || c === 9) continue;
       // "- x", "- - x", "? x": each indicator followed by a space is one more level.
-      if ((c === 45 /* - */ || c === 63 /* ? */) && (raw.charCodeAt(i + 1) === 32 || raw.charCodeAt(i + 1) === 9)) {
+      if ((c === 45 /* - */ || c === 63) /* ? */ && (raw.charCodeAt(i + 1) === 32 || raw.charCodeAt(i + 1) === 9)) {
         compact++;
         if (flow + compact > max) return { line, depth: flow + compact };
         i++;

@@ -68,7 +68,7 @@ export function parseSimpleYaml(raw: string, sink?: LineSink): Record<string, un
   let lines = busy ? new Int32Array(64) : LINES;
   let count = 0;
   let no = 0;
-  for (let from = 0; from <= raw.length; ) {
+  for (let from = 0; from <= raw.length;) {
     let to = raw.indexOf('\n', from);
     if (to === -1) to = raw.length;
     no++;
@@ -77,7 +77,7 @@ export function parseSimpleYaml(raw: string, sink?: LineSink): Record<string, un
     let end = to;
     while (end > start && raw.charCodeAt(end - 1) === 32) end--;
     if (start < end && raw.charCodeAt(start) !== 35 /* # */) {
-      if (start === from && (raw.startsWith('---', start) || raw.startsWith('...', start) || raw.charCodeAt(start) === 37 /* % */)) return undefined;
+      if (start === from && (raw.startsWith('---', start) || raw.startsWith('...', start) || raw.charCodeAt(start) === 37) /* % */) return undefined;
       if (4 * count + 4 > lines.length) {
         const larger = new Int32Array(2 * lines.length);
         larger.set(lines);
@@ -241,7 +241,8 @@ class Parser {
         // The value is on the lines below: a deeper block, a sequence beside the key, or nothing.
         const next = this.#i;
         if (next < this.count && this.lines[4 * next + 1]! > indent) map[key] = this.block(this.lines[4 * next + 1]!, keyPath);
-        else if (next < this.count && this.lines[4 * next + 1] === indent && isSeqItem(raw, this.lines[4 * next + 2]!, this.lines[4 * next + 3]!)) map[key] = this.blockSeq(indent, keyPath);
+        else if (next < this.count && this.lines[4 * next + 1] === indent && isSeqItem(raw, this.lines[4 * next + 2]!, this.lines[4 * next + 3]!))
+          map[key] = this.blockSeq(indent, keyPath);
         else map[key] = null;
       } else {
         map[key] = this.inline(at, end, no, keyPath);

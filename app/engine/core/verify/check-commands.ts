@@ -22,7 +22,12 @@ function exitOf(r: ExecResult): string {
 
 /** Output as a person reads it: stdout then stderr, without colour codes. */
 function combined(r: ExecResult): string {
-  return stripAnsi([r.stdout, r.stderr].map((s) => s.replace(/\s+$/, '')).filter((s) => s !== '').join('\n'));
+  return stripAnsi(
+    [r.stdout, r.stderr]
+      .map((s) => s.replace(/\s+$/, ''))
+      .filter((s) => s !== '')
+      .join('\n'),
+  );
 }
 
 /**
@@ -80,7 +85,13 @@ export async function checkTestsPass(check: TestsPass, ports: VerifyPorts, timeo
   }
   if (ran.verdict === 'unknown') {
     // docs/spec.md's promise: tests_pass passes when the output shows tests ran. An exit code alone is what build_succeeds judges.
-    return fail(await evidence(`${exit}, but its output shows no tests ran: no test runner's summary (such as "# pass 3", "Tests  3 passed", "3 passed in 0.12s") is in it; use build_succeeds or command_output for a command that is not a test runner`, r, ports));
+    return fail(
+      await evidence(
+        `${exit}, but its output shows no tests ran: no test runner's summary (such as "# pass 3", "Tests  3 passed", "3 passed in 0.12s") is in it; use build_succeeds or command_output for a command that is not a test runner`,
+        r,
+        ports,
+      ),
+    );
   }
   return pass(await evidence(`${exit}; tests ran (${quote(ran.seen ?? '', 60)})`, r, ports));
 }

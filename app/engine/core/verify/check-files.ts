@@ -35,4 +35,3 @@ export async function checkFileContains(check: FileContains, ports: VerifyPorts,
   }
   return pass(`${check.path} ${seen.join('; ')}`);
 }
-

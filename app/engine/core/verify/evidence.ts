@@ -53,7 +53,10 @@ export const FIRST_ERROR = 'first error: ';
  * holds the consequences (a runner's "# fail 1"), the cause is often far above it.
  */
 export function commandEvidence(verdict: string, stdout: string, stderr: string, failed = false): string {
-  const out = [stdout, stderr].map((s) => s.replace(/\s+$/, '')).filter((s) => s !== '').join('\n');
+  const out = [stdout, stderr]
+    .map((s) => s.replace(/\s+$/, ''))
+    .filter((s) => s !== '')
+    .join('\n');
   if (out.trim() === '') return `${verdict}; no output`;
   const telling = failed ? recognisedError(stripAnsi(out).split(/\r?\n/))?.line : undefined;
   return telling === undefined ? `${verdict}; output ends:\n${tail(out)}` : `${verdict}\n${FIRST_ERROR}${telling}\noutput ends:\n${tail(out)}`;

@@ -59,9 +59,7 @@ function objectKeys(text: string, open: number): string[] {
     }
   }
   parts.push(body.slice(start));
-  return parts
-    .map((p) => /^\s*(?:async\s+|get\s+|set\s+|\*\s*)?['"]?([A-Za-z_$][\w$]*)['"]?/.exec(p)?.[1])
-    .filter((k): k is string => k !== undefined);
+  return parts.map((p) => /^\s*(?:async\s+|get\s+|set\s+|\*\s*)?['"]?([A-Za-z_$][\w$]*)['"]?/.exec(p)?.[1]).filter((k): k is string => k !== undefined);
 }
 
 function jsExports(text: string): Exports {

@@ -46,7 +46,13 @@ export function findPattern(text: string, pattern: string): PatternMatch | undef
  * findPattern through a port (`search`), each search given what is left of `timeoutMs`:
  * how checks run the patterns plans give them.
  */
-export async function searchPattern(text: string, pattern: string, search: RegexSearch, timeoutMs: number, now: () => number): Promise<PatternMatch | undefined | string> {
+export async function searchPattern(
+  text: string,
+  pattern: string,
+  search: RegexSearch,
+  timeoutMs: number,
+  now: () => number,
+): Promise<PatternMatch | undefined | string> {
   const plan = searches(text, pattern);
   if (typeof plan === 'string') return plan;
   const end = now() + timeoutMs;

@@ -103,7 +103,14 @@ function answered(check: Check, result: CheckResult, answer: HumanAnswer | undef
 }
 
 /** Run checks in order against one shared server; stop it whatever happens. */
-async function runGroup(checks: readonly Check[], serve: Serve | undefined, ports: VerifyPorts, opts: VerifyOptions, plan: string | undefined, problems: string[]): Promise<LevelResult[]> {
+async function runGroup(
+  checks: readonly Check[],
+  serve: Serve | undefined,
+  ports: VerifyPorts,
+  opts: VerifyOptions,
+  plan: string | undefined,
+  problems: string[],
+): Promise<LevelResult[]> {
   const server = new SharedServer(serve, ports);
   const results: LevelResult[] = [];
   try {
@@ -128,7 +135,15 @@ function statusOf(results: readonly LevelResult[], problems: readonly string[]):
   return results.some((r) => r.status === 'human') ? 'human' : 'pass';
 }
 
-function finish(level: VerificationLevel, id: string, spec: string | undefined, startedAt: Date, results: LevelResult[], problems: string[], clock: Clock): VerificationReport {
+function finish(
+  level: VerificationLevel,
+  id: string,
+  spec: string | undefined,
+  startedAt: Date,
+  results: LevelResult[],
+  problems: string[],
+  clock: Clock,
+): VerificationReport {
   // Nothing checked is not a pass: neither level can be skipped, and an empty one would be.
   if (results.length === 0 && problems.length === 0) problems.push(`no checks to run: a ${level} cannot be verified by nothing; add must_pass checks`);
   const finishedAt = clock.now();

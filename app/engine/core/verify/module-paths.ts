@@ -34,12 +34,7 @@ export function moduleKey(path: string): string {
 /** The files a relative module path may name, in the order resolvers try them. */
 function candidates(base: string): string[] {
   const stem = base.replace(/\.(?:[cm]?js|jsx)$/, '');
-  return [
-    base,
-    ...SOURCE_EXTENSIONS.map((e) => stem + e),
-    ...SOURCE_EXTENSIONS.map((e) => `${base}/index${e}`),
-    `${base}/__init__.py`,
-  ];
+  return [base, ...SOURCE_EXTENSIONS.map((e) => stem + e), ...SOURCE_EXTENSIONS.map((e) => `${base}/index${e}`), `${base}/__init__.py`];
 }
 
 /** The repository file a relative specifier in `fromFile` names, if it exists. */
@@ -63,10 +58,7 @@ export async function existingModule(path: string, ports: VerifyPorts): Promise<
 /** Module specifiers a file imports: ES import/export-from, dynamic import, require, Python imports. */
 export function importSpecifiers(text: string): string[] {
   const out = new Set<string>();
-  const res = [
-    /\b(?:import|export)\s+(?:type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?(['"])([^'"\n]+)\1/g,
-    /\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g,
-  ];
+  const res = [/\b(?:import|export)\s+(?:type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?(['"])([^'"\n]+)\1/g, /\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g];
   for (const re of res) for (const m of text.matchAll(re)) out.add(m[2]!);
   // Python: `from .models import User`, `from app.models import User`, `import app.models`.
   for (const m of text.matchAll(/^\s*from\s+(\.*[\w.]*)\s+import\b|^\s*import\s+([\w.]+)/gm)) {

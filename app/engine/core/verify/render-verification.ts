@@ -86,7 +86,9 @@ function table(results: readonly LevelResult[]): string {
 function followUp(report: VerificationReport): string {
   const items = [
     ...report.problems.map((p) => `- ${p}`),
-    ...report.results.filter((r) => r.status !== 'pass').map((r) => `- ${r.plan ? `${r.plan}/` : ''}${r.id} (${r.status === 'fail' ? 'fix' : 'answer'}): ${r.evidence.split('\n')[0]}`),
+    ...report.results
+      .filter((r) => r.status !== 'pass')
+      .map((r) => `- ${r.plan ? `${r.plan}/` : ''}${r.id} (${r.status === 'fail' ? 'fix' : 'answer'}): ${r.evidence.split('\n')[0]}`),
   ];
   return items.length > 0 ? items.join('\n') : 'None.';
 }

@@ -123,7 +123,13 @@ function emptyBodies(text: string, lang: Lang, requires: (name: string, exported
       if (kind === 2 && t[end] !== '{') {
         // An arrow with an expression body: `=> null`.
         if (EMPTY_EXPRESSION.test(t.slice(end, end + 40)) && requires(name, exported)) {
-          out.push({ line, text: `line ${line}: ${name} only returns ${t.slice(end, end + 20).split(/[;,\n]/)[0]!.trim()}` });
+          out.push({
+            line,
+            text: `line ${line}: ${name} only returns ${t
+              .slice(end, end + 20)
+              .split(/[;,\n]/)[0]!
+              .trim()}`,
+          });
         }
         continue;
       }
@@ -178,14 +184,22 @@ function pythonDefs(text: string): PythonDef[] {
         to = j + 1;
       }
     }
-    const joined = body.join('\n').replace(/^[rRuUbB]*("""|''')[\s\S]*?\1\s*/, '').replace(/^[rRuUbB]*(["'])[^\n]*?\1\s*(\n|$)/, '');
+    const joined = body
+      .join('\n')
+      .replace(/^[rRuUbB]*("""|''')[\s\S]*?\1\s*/, '')
+      .replace(/^[rRuUbB]*(["'])[^\n]*?\1\s*(\n|$)/, '');
     defs.push({
       name: m[2]!,
       line: i + 1,
       from: i + 1,
       to,
-      statements: joined.split('\n').map((s) => s.trim()).filter((s) => s !== ''),
-      declared: /@(?:\w+\.)*(?:abstractmethod|abstractproperty|abstractclassmethod|abstractstaticmethod|overload)\b/.test(decorators) || classes.some((c) => c.protocol),
+      statements: joined
+        .split('\n')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+      declared:
+        /@(?:\w+\.)*(?:abstractmethod|abstractproperty|abstractclassmethod|abstractstaticmethod|overload)\b/.test(decorators) ||
+        classes.some((c) => c.protocol),
       owner: classes.map((c) => c.name),
     });
   });
@@ -207,7 +221,8 @@ export function stubMarkers(text: string, lang: Lang, options: StubOptions = {})
         if (d.declared || d.statements.length === 0) continue;
         const wanted = required ? [d.name, ...d.owner].some((n) => required.has(n)) : !d.name.startsWith('_');
         if (!wanted) continue;
-        if (d.statements.every((s) => /^(pass|\.\.\.|return(\s+None)?)$/.test(s))) found.push({ line: d.line, text: `line ${d.line}: ${d.name} only does ${d.statements.join('; ')}` });
+        if (d.statements.every((s) => /^(pass|\.\.\.|return(\s+None)?)$/.test(s)))
+          found.push({ line: d.line, text: `line ${d.line}: ${d.name} only does ${d.statements.join('; ')}` });
       }
     }
   } else {

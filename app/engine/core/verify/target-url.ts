@@ -16,4 +16,3 @@ export function targetUrl(target: string, ctx: CheckContext): { url: string } | 
   }
   return { url: `${ctx.baseUrl.replace(/\/+$/, '')}/${target.replace(/^\/+/, '')}` };
 }
-

@@ -19,7 +19,8 @@ export { recognisedError, type RecognisedError } from './telling/index.js';
  */
 
 /** Words an output line says what went wrong with. */
-const ERROR_WORDS = /error|assert|expected|not ok|✗|✖|exception|fatal|panic|denied|refused|not found|no such|cannot|can't|unable|invalid|missing|locked|busy|timed? ?out|conflict|enoent|eaddrinuse|econnrefused/i;
+const ERROR_WORDS =
+  /error|assert|expected|not ok|✗|✖|exception|fatal|panic|denied|refused|not found|no such|cannot|can't|unable|invalid|missing|locked|busy|timed? ?out|conflict|enoent|eaddrinuse|econnrefused/i;
 /** Error codes: SQLITE_BUSY, ERR_MODULE_NOT_FOUND (case matters: ghp_… is a token, not a code). */
 const ERROR_CODE = /\b[A-Z][A-Z0-9]{2,}_[A-Z0-9_]+\b/;
 /** Lines that name an error word but say nothing went wrong: a tally of none. */

@@ -74,7 +74,8 @@ function shapePipeline(text: string): string | undefined {
   }
   if (masked && isListing(parts[0]!)) return undefined;
   // A build or a test whose output was filtered for the eye (`| grep -E "FAIL|Error"`): its own status is the check, not the filter's.
-  if (!isListing(parts[0]!)) while (parts.length > 1 && FILTERS.has(firstProgram(parts[parts.length - 1]!)) && !ASKS_STATUS.test(parts[parts.length - 1]!)) parts.pop();
+  if (!isListing(parts[0]!))
+    while (parts.length > 1 && FILTERS.has(firstProgram(parts[parts.length - 1]!)) && !ASKS_STATUS.test(parts[parts.length - 1]!)) parts.pop();
   // stderr joined to stdout only to feed the stages taken off: harness keeps both streams itself.
   if (parts.length < stages.length) parts[parts.length - 1] = parts[parts.length - 1]!.replace(/\s*2>&1\s*$/, '');
   return parts.join(' | ');

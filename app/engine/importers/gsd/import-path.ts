@@ -73,7 +73,7 @@ const KNOWN_SKIPS: [RegExp, string][] = [
   [/^milestones\/[^/]+\//, "GSD archive of a finished milestone's phases, whose roadmap is imported; harness keeps history in Git"],
   [/(^|\/)\.continue-here[^/]*\.md$/, 'GSD pause marker; a harness run resumes from its own state'],
   [/^SPEC\.md$/, 'harness writes its own SPEC.md from PROJECT.md'],
-  [/-VALIDATION\.md$/, 'GSD validation strategy; harness verifies with each plan\'s must_pass'],
+  [/-VALIDATION\.md$/, "GSD validation strategy; harness verifies with each plan's must_pass"],
   [/-USER-SETUP\.md$/, 'GSD user-setup checklist; not part of the spec'],
   [/-DISCOVERY\.md$|\/DISCOVERY\.md$/, 'GSD discovery notes; not mapped'],
 ];
@@ -93,9 +93,16 @@ export function importPath(path: string): GsdPathMapping {
     return { kind: 'project-research', target: `planning/research/project/${parts[1]}` };
   }
   if (parts[0] !== 'phases') {
-    return skip(planLike ? 'a plan outside phases/: GSD plans live in phases/NN-name/; move it into its phase directory' : 'not a GSD file harness maps (see docs/planning.md: Importing GSD)');
+    return skip(
+      planLike
+        ? 'a plan outside phases/: GSD plans live in phases/NN-name/; move it into its phase directory'
+        : 'not a GSD file harness maps (see docs/planning.md: Importing GSD)',
+    );
   }
-  if (parts.length !== 3) return skip(`not directly inside a phase directory phases/NN-name/ (it is ${parts.length === 2 ? 'in phases/ itself' : `${parts.length - 3} ${parts.length === 4 ? 'directory' : 'directories'} deeper`})`);
+  if (parts.length !== 3)
+    return skip(
+      `not directly inside a phase directory phases/NN-name/ (it is ${parts.length === 2 ? 'in phases/ itself' : `${parts.length - 3} ${parts.length === 4 ? 'directory' : 'directories'} deeper`})`,
+    );
   const phase = phaseDir(parts[1]!);
   if (!phase) return skip(`"${parts[1]}" is not a phase directory: its name must start with the phase number, as in 02-name or 02.1-name`);
   return phaseFile(phase, parts[2]!, skip);
@@ -151,7 +158,11 @@ export function phaseDocTarget(kind: 'research' | 'context' | 'verification' | '
 
 /** "2.1" and "02.1" are the same phase. */
 function samePhase(a: string, b: string): boolean {
-  const norm = (s: string) => s.split('.').map((p) => String(Number(p))).join('.');
+  const norm = (s: string) =>
+    s
+      .split('.')
+      .map((p) => String(Number(p)))
+      .join('.');
   return norm(a) === norm(b);
 }
 

@@ -130,7 +130,12 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
     const findings = verifyFindings(task.verify);
     const unchecked = findings.filter((f) => f.kind === 'unchecked');
     if (unchecked.length > 0) {
-      const said = unchecked.map((f) => `"${f.text.length > 160 ? `${f.text.slice(0, 157)}...` : f.text}"${f.command ? ` (its command \`${f.command}\` is checked by its exit status alone)` : ''}`).join('; ');
+      const said = unchecked
+        .map(
+          (f) =>
+            `"${f.text.length > 160 ? `${f.text.slice(0, 157)}...` : f.text}"${f.command ? ` (its command \`${f.command}\` is checked by its exit status alone)` : ''}`,
+        )
+        .join('; ');
       problems.push(
         importProblem(
           file,
@@ -148,7 +153,13 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
         if (path === undefined) continue;
         mustPass.push(
           finding.absent
-            ? { id: id(), type: 'command_output', command: `! grep -qF -e ${shellQuote(finding.text)} -- ${shellQuote(path)}`, ...description, expect: { exit_code: 0 } }
+            ? {
+                id: id(),
+                type: 'command_output',
+                command: `! grep -qF -e ${shellQuote(finding.text)} -- ${shellQuote(path)}`,
+                ...description,
+                expect: { exit_code: 0 },
+              }
             : { id: id(), type: 'file_contains', path, contains: finding.text, ...description },
         );
         continue;
@@ -168,10 +179,24 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
       }
       const command = failableCommand(rewritten.command);
       if (command === undefined) {
-        problems.push(importProblem(file, line, 'vacuous-verify', `${where}: its <verify> command \`${rewritten.command}\` cannot fail as written (its status is echo's or a display trim's), so it was not made a check`, 'warning'));
+        problems.push(
+          importProblem(
+            file,
+            line,
+            'vacuous-verify',
+            `${where}: its <verify> command \`${rewritten.command}\` cannot fail as written (its status is echo's or a display trim's), so it was not made a check`,
+            'warning',
+          ),
+        );
         continue;
       }
-      mustPass.push({ id: id(), type: 'command_output', command, ...description, expect: { exit_code: 0, ...(finding.contains !== undefined ? { contains: finding.contains } : {}) } });
+      mustPass.push({
+        id: id(),
+        type: 'command_output',
+        command,
+        ...description,
+        expect: { exit_code: 0, ...(finding.contains !== undefined ? { contains: finding.contains } : {}) },
+      });
     }
   });
   mapped.must_pass = mustPass;
@@ -210,9 +235,11 @@ function shellQuote(text: string): string {
 
 /** A person looks: what was built, and how to check it, as GSD's checkpoint wrote them. */
 function humanCheck(task: GsdTask, id: string): Record<string, unknown> {
-  const parts = [task.whatBuilt && `Built: ${task.whatBuilt}`, task.howToVerify, !task.whatBuilt && !task.howToVerify ? (task.action ?? task.name) : undefined].filter(
-    (p): p is string => typeof p === 'string' && p.trim() !== '',
-  );
+  const parts = [
+    task.whatBuilt && `Built: ${task.whatBuilt}`,
+    task.howToVerify,
+    !task.whatBuilt && !task.howToVerify ? (task.action ?? task.name) : undefined,
+  ].filter((p): p is string => typeof p === 'string' && p.trim() !== '');
   const prompt = parts.join('\n\n') || `Check GSD's ${task.type} task${task.name ? ` "${task.name}"` : ''}`;
   const visual = /\b(?:look|looks|visual|layout|colou?r|styl|align|render|screenshot|responsive|contrast|font|spacing|red|dark mode)/i.test(prompt);
   return { id, type: 'human', kind: visual ? 'visual_quality' : 'ux_flow', prompt };

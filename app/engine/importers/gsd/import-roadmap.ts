@@ -76,7 +76,13 @@ export function importRoadmap(text: string | undefined, dirs: readonly GsdPhaseD
     const first = phases.get(phase.id);
     if (first) {
       problems.push(
-        importProblem('ROADMAP.md', phase.line, 'duplicate-phase', `phase ${phase.id} is listed again (first on line ${first.line}); the first is kept`, 'warning'),
+        importProblem(
+          'ROADMAP.md',
+          phase.line,
+          'duplicate-phase',
+          `phase ${phase.id} is listed again (first on line ${first.line}); the first is kept`,
+          'warning',
+        ),
       );
       continue;
     }
@@ -128,7 +134,13 @@ function criteriaChecks(criteria: readonly string[]): Record<string, unknown>[] 
       const command = failableCommand(finding.command);
       if (command === undefined) continue;
       const id = `criterion-${n + 1}${out.some((c) => c.id === `criterion-${n + 1}`) ? `-${out.length + 1}` : ''}`;
-      out.push({ id, type: 'command_output', command, description: `GSD success criterion ${n + 1}: ${criterion.slice(0, 160)}`, expect: { exit_code: 0, ...(finding.contains !== undefined ? { contains: finding.contains } : {}) } });
+      out.push({
+        id,
+        type: 'command_output',
+        command,
+        description: `GSD success criterion ${n + 1}: ${criterion.slice(0, 160)}`,
+        expect: { exit_code: 0, ...(finding.contains !== undefined ? { contains: finding.contains } : {}) },
+      });
     }
   });
   return out;
@@ -184,6 +196,9 @@ function entry(number: string, decimal: string | undefined, title: string, line:
 }
 
 function titleFromDir(dir: string): string {
-  const words = dir.replace(/^\d+(\.\d+)?[-_]?/, '').replace(/[-_]+/g, ' ').trim();
+  const words = dir
+    .replace(/^\d+(\.\d+)?[-_]?/, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
   return words ? words[0]!.toUpperCase() + words.slice(1) : `Phase ${dir}`;
 }

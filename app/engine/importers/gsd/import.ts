@@ -114,7 +114,8 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     const where = importPath(source.path);
     if (where.kind === 'skip') {
       skipped.push({ path: source.path, reason: where.reason });
-      if (where.plan) problems.push(importProblem(source.path, 1, 'plan-not-imported', `${source.path} looks like a plan but was not imported: ${where.reason}`));
+      if (where.plan)
+        problems.push(importProblem(source.path, 1, 'plan-not-imported', `${source.path} looks like a plan but was not imported: ${where.reason}`));
       continue;
     }
     if (where.kind === 'phase-document') {
@@ -182,11 +183,21 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     plan.dependsOn = deps.ids.filter((d) => d !== plan.id);
     for (const raw of deps.unresolved) {
       problems.push(
-        importProblem(plan.m.source.path, 1, 'dependency-unresolved', `depends_on names "${raw}", which is no plan of this GSD tree; it was left out of ${plan.id}'s dependencies: fix it in the GSD plan (e.g. "${plan.gsdId}") and import again`),
+        importProblem(
+          plan.m.source.path,
+          1,
+          'dependency-unresolved',
+          `depends_on names "${raw}", which is no plan of this GSD tree; it was left out of ${plan.id}'s dependencies: fix it in the GSD plan (e.g. "${plan.gsdId}") and import again`,
+        ),
       );
     }
   }
-  const added = options.declaredOnly ? new Map<string, string[]>() : phaseOrder(plans.map((p) => ({ id: p.id, phase: p.phase, dependsOn: p.dependsOn })), [...new Set(phaseIdOf.values())]);
+  const added = options.declaredOnly
+    ? new Map<string, string[]>()
+    : phaseOrder(
+        plans.map((p) => ({ id: p.id, phase: p.phase, dependsOn: p.dependsOn })),
+        [...new Set(phaseIdOf.values())],
+      );
 
   // Summaries: done plans, and summaries with no plan.
   const summaries = new Map<string, Mapped>();
@@ -197,7 +208,13 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
       // Prefixed: GSD's number may be another harness plan's id.
       m.target = `execution/phases/${dir}/gsd-${m.source.path.slice(m.source.path.lastIndexOf('/') + 1)}`;
       problems.push(
-        importProblem(m.source.path, 1, 'summary-without-plan', `${m.source.path} has no PLAN.md beside it (no ${m.key!.text} plan in phases/${m.phase!.source}); it was kept as ${m.target}, but it marks no plan done`, 'warning'),
+        importProblem(
+          m.source.path,
+          1,
+          'summary-without-plan',
+          `${m.source.path} has no PLAN.md beside it (no ${m.key!.text} plan in phases/${m.phase!.source}); it was kept as ${m.target}, but it marks no plan done`,
+          'warning',
+        ),
       );
       continue;
     }
@@ -208,7 +225,10 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
   const root = machineRoot(
     plans.flatMap((p) => machinePaths(p.m.source.text)),
     // `.planning` too: an @-include of /Users/d/app/.planning/PROJECT.md says where the repository was.
-    new Set(['.planning', ...plans.flatMap((p) => [p.data.files_modified, p.data.files_read].flatMap((l) => (Array.isArray(l) ? l.map((f) => String(f).split('/')[0]!) : [])))]),
+    new Set([
+      '.planning',
+      ...plans.flatMap((p) => [p.data.files_modified, p.data.files_read].flatMap((l) => (Array.isArray(l) ? l.map((f) => String(f).split('/')[0]!) : []))),
+    ]),
     plans.flatMap((p) => cdTargets(p.m.source.text)),
   );
 
@@ -223,7 +243,15 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
         done = status.completed;
         completed.push(plan.id);
       } else {
-        problems.push(importProblem(summary.source.path, 1, 'summary-not-done', `${summary.source.path} does not report plan ${plan.gsdId} done (${status.reason}); ${plan.id} was imported as not done and harness run will run it`, 'warning'));
+        problems.push(
+          importProblem(
+            summary.source.path,
+            1,
+            'summary-not-done',
+            `${summary.source.path} does not report plan ${plan.gsdId} done (${status.reason}); ${plan.id} was imported as not done and harness run will run it`,
+            'warning',
+          ),
+        );
       }
     }
     const placement = {
@@ -251,12 +279,12 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     if (m.kind === 'research' || m.kind === 'context' || m.kind === 'verification' || m.kind === 'uat') {
       m.target = phaseDocTarget(m.kind, phaseIdOf.get(m.phase!.id)!, harnessDir.get(m.phase!.source)!);
     }
-    if (m.kind === 'phase-document') m.target = `planning/phase-documents/${harnessDir.get(m.phase!.source)!}/${m.source.path.slice(m.source.path.lastIndexOf('/') + 1)}`;
+    if (m.kind === 'phase-document')
+      m.target = `planning/phase-documents/${harnessDir.get(m.phase!.source)!}/${m.source.path.slice(m.source.path.lastIndexOf('/') + 1)}`;
     files.push({ path: m.target, text: m.source.text, from: m.source.path });
   }
 
-  const title =
-    (project && projectTitle(project.source.text)) ?? (roadmapSource && projectTitle(roadmapSource.source.text)) ?? options.specId;
+  const title = (project && projectTitle(project.source.text)) ?? (roadmapSource && projectTitle(roadmapSource.source.text)) ?? options.specId;
   if (!project) {
     problems.push(importProblem('PROJECT.md', 1, 'file-missing', `no PROJECT.md; SPEC.md is titled "${title}" — edit it there`, 'warning'));
   }
@@ -348,7 +376,11 @@ function dedupe(files: ImportedFile[], skipped: SkippedFile[], problems: ImportP
   // Of two sources for one place, GSD's plain name (01-VERIFICATION.md) takes it before a variant (01-RE-VERIFICATION.md).
   const base = (f: ImportedFile) => (f.from ?? '').slice((f.from ?? '').lastIndexOf('/') + 1);
   const [specFile, roadmapFile, ...others] = files;
-  const ordered = [specFile!, roadmapFile!, ...others.sort((a, b) => comparePaths(a.path, b.path) || base(a).length - base(b).length || comparePaths(base(a), base(b)))];
+  const ordered = [
+    specFile!,
+    roadmapFile!,
+    ...others.sort((a, b) => comparePaths(a.path, b.path) || base(a).length - base(b).length || comparePaths(base(a), base(b))),
+  ];
   for (const file of ordered) {
     const first = seen.get(file.path);
     if (!first) {

@@ -30,7 +30,9 @@ export interface PlanSlot {
 
 /** Each plan file of one phase → its harness plan number ("01"), in GSD's order (02 < 02A < 02B < 03). */
 export function planNumbers(slots: readonly PlanSlot[]): Map<string, string> {
-  const sorted = [...slots].sort((a, b) => a.key.number - b.key.number || a.key.letter.localeCompare(b.key.letter) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const sorted = [...slots].sort(
+    (a, b) => a.key.number - b.key.number || a.key.letter.localeCompare(b.key.letter) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+  );
   const out = new Map<string, string>();
   let last = -1;
   for (const slot of sorted) {

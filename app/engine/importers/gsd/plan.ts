@@ -94,7 +94,7 @@ export function shortTitle(text: string): string {
   let cut = t.slice(0, SHORT_TITLE);
   const space = cut.lastIndexOf(' ');
   if (space > SHORT_TITLE / 2) cut = cut.slice(0, space);
-  for (let before = ''; before !== cut; ) {
+  for (let before = ''; before !== cut;) {
     before = cut;
     cut = cut.replace(/[\s,;:.-]+$/, '').replace(DANGLING, '');
   }

@@ -73,7 +73,13 @@ export function rewriteReferences(text: string, from: string, to: string, places
     return `](${now}${tail})`;
   });
   const problems = [...missing].map(([name, why]) =>
-    importProblem(from, lineOf(source, name), 'reference-not-imported', `names ${name}, which was not imported (${why}); the name was left as it is`, 'warning'),
+    importProblem(
+      from,
+      lineOf(source, name),
+      'reference-not-imported',
+      `names ${name}, which was not imported (${why}); the name was left as it is`,
+      'warning',
+    ),
   );
   return { text: head + body, rewritten, problems };
 }
@@ -86,7 +92,12 @@ export function rewriteReferences(text: string, from: string, to: string, places
  * counted (`gsd`); any other dropped line is a warning. `bodyLine` is the body's first line in
  * the GSD file, for the report.
  */
-export function machineIncludes(body: string, root: string | undefined, file: string, bodyLine: number): { body: string; problems: ImportProblem[]; gsd: number } {
+export function machineIncludes(
+  body: string,
+  root: string | undefined,
+  file: string,
+  bodyLine: number,
+): { body: string; problems: ImportProblem[]; gsd: number } {
   const problems: ImportProblem[] = [];
   let gsd = 0;
   const kept: string[] = [];
@@ -106,7 +117,13 @@ export function machineIncludes(body: string, root: string | undefined, file: st
       return;
     }
     problems.push(
-      importProblem(file, bodyLine + n, 'machine-include', `@${path} includes a file on the author's machine outside the repository, which no other machine has; the line was dropped`, 'warning'),
+      importProblem(
+        file,
+        bodyLine + n,
+        'machine-include',
+        `@${path} includes a file on the author's machine outside the repository, which no other machine has; the line was dropped`,
+        'warning',
+      ),
     );
   });
   return { body: kept.join('\n'), problems, gsd };

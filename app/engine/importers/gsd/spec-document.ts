@@ -41,7 +41,10 @@ work already done are under \`execution/phases/\`.
 export function projectTitle(text: string): string | undefined {
   const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(text);
   if (!heading) return undefined;
-  const title = heading[1]!.replace(/^(project|roadmap)\s*:\s*/i, '').replace(/[*_`]+/g, '').trim();
+  const title = heading[1]!
+    .replace(/^(project|roadmap)\s*:\s*/i, '')
+    .replace(/[*_`]+/g, '')
+    .trim();
   return title ? title.slice(0, MAX_TITLE) : undefined;
 }
 

@@ -6,14 +6,73 @@
 
 /** First words of the commands GSD plans verify with. */
 const PROGRAMS = new Set([
-  'npm', 'npx', 'pnpm', 'yarn', 'bun', 'bunx', 'node', 'deno', 'tsc', 'vitest', 'jest', 'eslint', 'prettier', 'playwright',
-  'python', 'python3', 'pytest', 'uv', 'poetry', 'pip', 'ruff', 'mypy', 'pyright', 'django-admin',
-  'cargo', 'go', 'make', 'cmake', 'dotnet', 'mvn', 'gradle', './gradlew', 'swift', 'xcodebuild', 'flutter', 'dart', 'mix', 'bundle', 'rake', 'rspec', 'composer', 'php',
-  'cd', 'test', '[', 'ls', 'cat', 'grep', 'rg', 'wc', 'diff', 'curl', 'bash', 'sh', 'docker', 'git', 'jq', 'sqlite3', 'psql', 'terraform', 'helm', 'kubectl',
+  'npm',
+  'npx',
+  'pnpm',
+  'yarn',
+  'bun',
+  'bunx',
+  'node',
+  'deno',
+  'tsc',
+  'vitest',
+  'jest',
+  'eslint',
+  'prettier',
+  'playwright',
+  'python',
+  'python3',
+  'pytest',
+  'uv',
+  'poetry',
+  'pip',
+  'ruff',
+  'mypy',
+  'pyright',
+  'django-admin',
+  'cargo',
+  'go',
+  'make',
+  'cmake',
+  'dotnet',
+  'mvn',
+  'gradle',
+  './gradlew',
+  'swift',
+  'xcodebuild',
+  'flutter',
+  'dart',
+  'mix',
+  'bundle',
+  'rake',
+  'rspec',
+  'composer',
+  'php',
+  'cd',
+  'test',
+  '[',
+  'ls',
+  'cat',
+  'grep',
+  'rg',
+  'wc',
+  'diff',
+  'curl',
+  'bash',
+  'sh',
+  'docker',
+  'git',
+  'jq',
+  'sqlite3',
+  'psql',
+  'terraform',
+  'helm',
+  'kubectl',
 ]);
 
 /** Words that make a line a description of a check rather than the check. */
-const PROSE = /\b(?:returns?|should|shows?|passes|succeeds|works|exits? (?:with )?0|is (?:green|clean)|then|visit|open|confirm|check that|verify that|manually)\b/i;
+const PROSE =
+  /\b(?:returns?|should|shows?|passes|succeeds|works|exits? (?:with )?0|is (?:green|clean)|then|visit|open|confirm|check that|verify that|manually)\b/i;
 
 /** The command in a `<verify>`, or undefined when it is a description. */
 export function verifyCommand(text: string): string | undefined {
@@ -77,7 +136,8 @@ const ABSENT = /\b(?:no|zero|not|none|nothing|never|absent|removed|gone|no longe
  */
 const OUTPUT = /^(?:must output|should output|outputs?|prints?|should print|shows?)\s+(?:`([^`\n]+)`|"([^"\n]+)")/i;
 /** Words that say no more than "it exits 0": a command with only these after it is checked whole. */
-const STATUS_ONLY = /^(?:[\s\u2013\u2014:;,.!()-]|\b(?:and|it|must|should|will|pass(?:es)?|succeeds?|works?|runs?|completes?|builds?|with|without|zero|no|any|errors?|warnings?|failures?|all|tests?|exits?|exit code|code|0|cleanly|successfully|is|are|green|clean|ok)\b)*$/i;
+const STATUS_ONLY =
+  /^(?:[\s\u2013\u2014:;,.!()-]|\b(?:and|it|must|should|will|pass(?:es)?|succeeds?|works?|runs?|completes?|builds?|with|without|zero|no|any|errors?|warnings?|failures?|all|tests?|exits?|exit code|code|0|cleanly|successfully|is|are|green|clean|ok)\b)*$/i;
 /** Words that say the command before them is meant to fail. */
 const EXPECTS_FAILURE = /\b(?:error message|should fail|fails with|non-?zero|exits? (?:with )?(?:code )?[1-9]|is rejected|rejects|refuses)\b/i;
 /** A list item's marker, and the imperative GSD authors put before a command. */
@@ -92,13 +152,19 @@ const ITEM = /^(?:[-*+]|\d+[.)])\s+/;
 export function verifyFindings(text: string): VerifyFinding[] {
   const whole = verifyCommand(text);
   if (whole !== undefined) {
-    const rest = text.trim().replace(/^```(?:\w+)?\n[\s\S]*\n```$/, '').replace(/`[^`\n]+`/, '');
+    const rest = text
+      .trim()
+      .replace(/^```(?:\w+)?\n[\s\S]*\n```$/, '')
+      .replace(/`[^`\n]+`/, '');
     // A sentence around one quoted command says more than "it exits 0": read it line by line below.
     if (rest === whole || STATUS_ONLY.test(rest)) return [{ kind: 'command', command: whole }];
   }
   const out: VerifyFinding[] = [];
   for (const raw of text.split('\n')) {
-    const line = raw.trim().replace(ITEM, '').replace(/^run\s+(?=`)/i, '');
+    const line = raw
+      .trim()
+      .replace(ITEM, '')
+      .replace(/^run\s+(?=`)/i, '');
     if (line === '') continue;
     const grep = GREP_FOR.exec(line);
     if (grep) {

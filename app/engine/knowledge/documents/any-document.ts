@@ -51,7 +51,12 @@ export function documentKindOf(path: string): AnyDocumentKind | undefined {
  * documents are checked one by one here; loadSpec checks them together (dependencies,
  * phases, cycles).
  */
-export function parseAnyDocument<K extends AnyDocumentKind>(kind: K, file: string, text: string, options: ParseOptions = {}): ParsedDocument<AnyDocumentTypes[K]> {
+export function parseAnyDocument<K extends AnyDocumentKind>(
+  kind: K,
+  file: string,
+  text: string,
+  options: ParseOptions = {},
+): ParsedDocument<AnyDocumentTypes[K]> {
   if (isKnowledgeKind(kind)) return parseKnowledge(kind, file, text, options) as unknown as ParsedDocument<AnyDocumentTypes[K]>;
   if (isDocumentKind(kind)) return parseDocument(kind, file, text, options) as unknown as ParsedDocument<AnyDocumentTypes[K]>;
   throw new TypeError(`unknown document kind "${String(kind)}"`);

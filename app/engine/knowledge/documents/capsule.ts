@@ -15,7 +15,9 @@ export const capsuleRules: DocumentRules<typeof CapsuleSchema> = {
 function checkCapsule({ file, data, lines }: DocumentContext<Capsule>): Problem[] {
   const problems = checkFileId(file, data.id, '.capsule.md', lines.lineOf(['id']));
   if (data.scope === 'project' && data.project === undefined) {
-    problems.push(problem(file, lines.lineOf(['scope']), 'field-missing', 'scope is project but there is no "project" key; name the project, or set scope: workspace'));
+    problems.push(
+      problem(file, lines.lineOf(['scope']), 'field-missing', 'scope is project but there is no "project" key; name the project, or set scope: workspace'),
+    );
   }
   return problems;
 }

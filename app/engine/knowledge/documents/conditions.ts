@@ -52,7 +52,10 @@ function featureText(f: Feature): string {
 
 /** A condition as a lesson's `applies_when` item, or a part of a skill's `metadata.applies-when`. */
 export function formatCondition(c: Condition): string {
-  const counted = c.seen !== undefined && c.of !== undefined && c.others !== undefined && c.among !== undefined ? ` (${c.seen} of ${c.of} plans that met it; ${c.others} of ${c.among} others)` : '';
+  const counted =
+    c.seen !== undefined && c.of !== undefined && c.others !== undefined && c.among !== undefined
+      ? ` (${c.seen} of ${c.of} plans that met it; ${c.others} of ${c.among} others)`
+      : '';
   return `${c.features.map(featureText).join(' and ')}${counted}`;
 }
 
@@ -213,7 +216,14 @@ export function learnConditions(met: readonly PlanProfile[], others: readonly Pl
 
 /** The last part of an imported module as a word: `github.com/golang/mock/gomock` → `gomock`, `tally/core/dates` → `date`. */
 function moduleWord(module: string): string {
-  return stem((module.split(/[/.:\\]+/).filter((p) => p !== '').at(-1) ?? '').toLowerCase());
+  return stem(
+    (
+      module
+        .split(/[/.:\\]+/)
+        .filter((p) => p !== '')
+        .at(-1) ?? ''
+    ).toLowerCase(),
+  );
 }
 
 /**
@@ -278,16 +288,29 @@ export function learnFrom(pos: readonly ReadonlySet<string>[], others: OthersCou
   };
   const pairable = common.filter((f) => (!f.startsWith('says:') || support.get(f)! >= usual) && liftAlone(f) >= MIN_LIFT);
   const top = [...pairable].sort((a, b) => support.get(b)! - support.get(a)! || (a < b ? -1 : 1)).slice(0, PAIR_CANDIDATES);
-  for (let i = 0; i < top.length; i++) for (let j = i + 1; j < top.length; j++) if (!(top[i]!.startsWith('says:') && top[j]!.startsWith('says:'))) consider([top[i]!, top[j]!].sort());
+  for (let i = 0; i < top.length; i++)
+    for (let j = i + 1; j < top.length; j++) if (!(top[i]!.startsWith('says:') && top[j]!.startsWith('says:'))) consider([top[i]!, top[j]!].sort());
   // A pair whose one feature alone makes the failure nearly as likely says little more than that feature: the simpler rule reaches the plans the pair's incidental half would miss.
   const alone = new Map(candidates.filter((c) => c.keys.length === 1).map((c) => [c.keys[0]!, c.chance]));
-  candidates.splice(0, candidates.length, ...candidates.filter((c) => c.keys.length === 1 || !c.keys.some((k) => (alone.get(k) ?? -1) >= c.chance - PAIR_MARGIN)));
+  candidates.splice(
+    0,
+    candidates.length,
+    ...candidates.filter((c) => c.keys.length === 1 || !c.keys.some((k) => (alone.get(k) ?? -1) >= c.chance - PAIR_MARGIN)),
+  );
   // Strongest first: surest (to a tenth), then seen in more plans, then fewer features, then what a plan shows most reliably (the
   // commands its checks run and the modules it uses, before the words it happens to be written in), then by name.
   const rank = (keys: readonly string[]) => Math.max(...keys.map((k) => (k.startsWith('runs:') ? 0 : k.startsWith('imports:') ? 1 : 2)));
   // Chances within a tenth are alike on so few plans: there, the one seen in more plans goes first.
   const band = (chance: number) => Math.floor(chance * 10 + 1e-9);
-  candidates.sort((a, b) => band(b.chance) - band(a.chance) || b.seen - a.seen || b.chance - a.chance || a.keys.length - b.keys.length || rank(a.keys) - rank(b.keys) || (a.keys.join() < b.keys.join() ? -1 : 1));
+  candidates.sort(
+    (a, b) =>
+      band(b.chance) - band(a.chance) ||
+      b.seen - a.seen ||
+      b.chance - a.chance ||
+      a.keys.length - b.keys.length ||
+      rank(a.keys) - rank(b.keys) ||
+      (a.keys.join() < b.keys.join() ? -1 : 1),
+  );
   // First the conditions that cover plans that met the failure the ones before them did not (single features before pairs: a
   // pair fits the plans seen more closely, and a later plan shows the one feature more often than the two); then, while there is room, a
   // command or a module sure on its own (STRONG_CHANCE) that covers another set of them: a later plan may show the cause in
@@ -332,7 +355,9 @@ export function bestMet(conditions: readonly Condition[], features: ReadonlySet<
 
 /** A condition as a person reads it: "whose checks run `go test -race` (3 of the 3 plans that met it; 0 of the 21 others)". */
 export function describeCondition(c: Condition): string {
-  const parts = c.features.map((f) => (f.kind === 'runs' ? `whose checks run \`${f.value}\`` : f.kind === 'imports' ? `whose files import \`${f.value}\`` : `that says "${f.value}"`));
+  const parts = c.features.map((f) =>
+    f.kind === 'runs' ? `whose checks run \`${f.value}\`` : f.kind === 'imports' ? `whose files import \`${f.value}\`` : `that says "${f.value}"`,
+  );
   const counted = c.seen !== undefined ? ` (${c.seen} of the ${c.of} plans that met it; ${c.others} of the ${c.among} others)` : ' (as a person wrote it)';
   return `${parts.join(' and ')}${counted}`;
 }

@@ -39,10 +39,22 @@ function trajectoryProblems(f: CheckedFile): KnowledgeAnnotation[] {
     try {
       const e = JSON.parse(line) as Record<string, unknown>;
       if (typeof e.type !== 'string' || typeof e.entry !== 'string' || typeof e.timestamp !== 'string') {
-        out.push({ path: f.path, line: i + 1, level: 'failure', title: 'trajectory line', message: 'a trajectory event needs "type", "entry" and "timestamp" (see app/engine/knowledge/trajectory.ts)' });
+        out.push({
+          path: f.path,
+          line: i + 1,
+          level: 'failure',
+          title: 'trajectory line',
+          message: 'a trajectory event needs "type", "entry" and "timestamp" (see app/engine/knowledge/trajectory.ts)',
+        });
       }
     } catch {
-      out.push({ path: f.path, line: i + 1, level: 'failure', title: 'trajectory line', message: 'not valid JSON: a trajectory file holds one JSON object a line' });
+      out.push({
+        path: f.path,
+        line: i + 1,
+        level: 'failure',
+        title: 'trajectory line',
+        message: 'not valid JSON: a trajectory file holds one JSON object a line',
+      });
     }
   });
   return out;
@@ -60,7 +72,13 @@ export function knowledgeCheckReport(files: readonly CheckedFile[]): KnowledgeCh
   let documents = 0;
   for (const f of files) {
     for (const r of f.redactions) {
-      annotations.push({ path: f.path, line: r.line, level: 'failure', title: 'secret', message: `a secret (${r.rule}) is on this line: remove it; knowledge is shared and kept in history` });
+      annotations.push({
+        path: f.path,
+        line: r.line,
+        level: 'failure',
+        title: 'secret',
+        message: `a secret (${r.rule}) is on this line: remove it; knowledge is shared and kept in history`,
+      });
     }
     if (TRAJECTORY.test(f.storePath)) {
       annotations.push(...trajectoryProblems(f));
@@ -69,7 +87,13 @@ export function knowledgeCheckReport(files: readonly CheckedFile[]): KnowledgeCh
     const kind = documentKindOf(f.storePath);
     if (kind === undefined) {
       if (!INDEX.test(f.storePath) && !/(?:^|\/)results\//.test(f.storePath)) {
-        annotations.push({ path: f.path, line: 1, level: 'warning', title: 'not a knowledge document', message: 'harness reads no file of this name here; see docs/design.md, Knowledge, for the layout' });
+        annotations.push({
+          path: f.path,
+          line: 1,
+          level: 'warning',
+          title: 'not a knowledge document',
+          message: 'harness reads no file of this name here; see docs/design.md, Knowledge, for the layout',
+        });
       }
       continue;
     }
@@ -81,6 +105,16 @@ export function knowledgeCheckReport(files: readonly CheckedFile[]): KnowledgeCh
   const failures = annotations.filter((a) => a.level === 'failure').length;
   const checked = `${files.length} file${files.length === 1 ? '' : 's'} (${documents} document${documents === 1 ? '' : 's'})`;
   return failures === 0
-    ? { conclusion: 'success', title: `The knowledge is valid: ${checked}`, summary: `Every changed knowledge file follows its format and template, and holds no secret.${annotations.length > 0 ? ` ${annotations.length} warning${annotations.length === 1 ? '' : 's'} below.` : ''}`, annotations }
-    : { conclusion: 'failure', title: `${failures} problem${failures === 1 ? '' : 's'} in ${checked}`, summary: 'Fix each problem where it is annotated and push again; the check runs on every push.', annotations };
+    ? {
+        conclusion: 'success',
+        title: `The knowledge is valid: ${checked}`,
+        summary: `Every changed knowledge file follows its format and template, and holds no secret.${annotations.length > 0 ? ` ${annotations.length} warning${annotations.length === 1 ? '' : 's'} below.` : ''}`,
+        annotations,
+      }
+    : {
+        conclusion: 'failure',
+        title: `${failures} problem${failures === 1 ? '' : 's'} in ${checked}`,
+        summary: 'Fix each problem where it is annotated and push again; the check runs on every push.',
+        annotations,
+      };
 }

@@ -17,6 +17,11 @@ function checkLesson({ file, data, lines, options }: DocumentContext<Lesson>): P
   const folder = folderOf(file, options, 'lesson');
   if (folder === undefined || folder === data.category) return [];
   return [
-    problem(file, lines.lineOf(['category']), 'field-value', `category is ${data.category} but the lesson is filed under lessons/${folder}/; move it or change the category`),
+    problem(
+      file,
+      lines.lineOf(['category']),
+      'field-value',
+      `category is ${data.category} but the lesson is filed under lessons/${folder}/; move it or change the category`,
+    ),
   ];
 }

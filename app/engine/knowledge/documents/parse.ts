@@ -40,11 +40,6 @@ export function isKnowledgeKind(kind: string): kind is KnowledgeKind {
 }
 
 /** Parse and check one knowledge document; `file` is its path in the knowledge store. */
-export function parseKnowledge<K extends KnowledgeKind>(
-  kind: K,
-  file: string,
-  text: string,
-  options: ParseOptions = {},
-): ParsedDocument<KnowledgeTypes[K]> {
+export function parseKnowledge<K extends KnowledgeKind>(kind: K, file: string, text: string, options: ParseOptions = {}): ParsedDocument<KnowledgeTypes[K]> {
   return (PARSERS[kind] as Parser<KnowledgeTypes[K]>)(file, text, options);
 }

@@ -55,14 +55,94 @@ const RUNS_ANOTHER: Readonly<Record<string, readonly string[]>> = {
 };
 /** Programs whose first word is a subcommand, part of what the command is. */
 const SUBCOMMANDS = new Set([
-  'go', 'cargo', 'npm', 'pnpm', 'yarn', 'bun', 'deno', 'dotnet', 'mvn', 'mvnw', 'gradle', 'gradlew', 'docker', 'docker-compose',
-  'podman', 'kubectl', 'helm', 'make', 'just', 'rake', 'mix', 'swift', 'flutter', 'dart', 'composer', 'pip', 'pip3', 'uv', 'tox', 'nox',
-  'vitest', 'turbo', 'nx', 'git', 'terraform', 'alembic', 'django-admin', 'manage.py', 'rails', 'sbt', 'lein', 'zig', 'cmake', 'ctest', 'bazel',
+  'go',
+  'cargo',
+  'npm',
+  'pnpm',
+  'yarn',
+  'bun',
+  'deno',
+  'dotnet',
+  'mvn',
+  'mvnw',
+  'gradle',
+  'gradlew',
+  'docker',
+  'docker-compose',
+  'podman',
+  'kubectl',
+  'helm',
+  'make',
+  'just',
+  'rake',
+  'mix',
+  'swift',
+  'flutter',
+  'dart',
+  'composer',
+  'pip',
+  'pip3',
+  'uv',
+  'tox',
+  'nox',
+  'vitest',
+  'turbo',
+  'nx',
+  'git',
+  'terraform',
+  'alembic',
+  'django-admin',
+  'manage.py',
+  'rails',
+  'sbt',
+  'lein',
+  'zig',
+  'cmake',
+  'ctest',
+  'bazel',
 ]);
 /** `npm run <script>`: the script is the command. */
 const SCRIPT_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 /** Shell plumbing that says nothing about the work. */
-const PLUMBING = new Set(['cd', 'echo', 'printf', 'cat', 'test', 'true', 'false', 'set', 'export', 'mkdir', 'rm', 'cp', 'mv', 'ls', 'grep', 'sed', 'awk', 'head', 'tail', 'sleep', 'touch', 'wc', 'sort', 'tee', 'diff', 'chmod', '[', '[[', 'if', 'then', 'fi', 'for', 'do', 'done', 'exit', 'source', '.']);
+const PLUMBING = new Set([
+  'cd',
+  'echo',
+  'printf',
+  'cat',
+  'test',
+  'true',
+  'false',
+  'set',
+  'export',
+  'mkdir',
+  'rm',
+  'cp',
+  'mv',
+  'ls',
+  'grep',
+  'sed',
+  'awk',
+  'head',
+  'tail',
+  'sleep',
+  'touch',
+  'wc',
+  'sort',
+  'tee',
+  'diff',
+  'chmod',
+  '[',
+  '[[',
+  'if',
+  'then',
+  'fi',
+  'for',
+  'do',
+  'done',
+  'exit',
+  'source',
+  '.',
+]);
 /** Interpreters that run a module or a script: `python -m pytest` is pytest. */
 const PYTHONS = /^python(?:\d+(?:\.\d+)?)?$/;
 /** Flags whose value is part of what is run (`-m integration`, `-tags integration`, `-p 1`, `--pool threads`), not a path. */
@@ -134,7 +214,15 @@ export function commandFeatures(line: string): string[] {
       const eq = w.indexOf('=');
       const flag = eq > 0 && !VALUE.test(w.slice(eq + 1)) ? w.slice(0, eq) : w;
       const next = rest[k + 1];
-      if (eq < 0 && next !== undefined && !next.startsWith('-') && VALUE.test(next) && /^-{1,2}[A-Za-z][\w-]*$/.test(w) && !/^\.|\//.test(next) && takesValue(w, next)) {
+      if (
+        eq < 0 &&
+        next !== undefined &&
+        !next.startsWith('-') &&
+        VALUE.test(next) &&
+        /^-{1,2}[A-Za-z][\w-]*$/.test(w) &&
+        !/^\.|\//.test(next) &&
+        takesValue(w, next)
+      ) {
         out.push(`${head} ${flag} ${next}`);
         k++;
       } else out.push(`${head} ${flag}`);
@@ -159,7 +247,12 @@ function withParents(module: string, separator: '/' | '.' | '::'): string[] {
   const parts = module.split(separator).filter((p) => p !== '');
   if (parts.length === 0) return [];
   // A domain first (github.com/jackc/pgx) needs its owner and repository to name anything; a Java package its two first parts.
-  const least = separator === '/' && parts[0]!.includes('.') ? Math.min(3, parts.length) : separator === '.' && parts.length >= 2 && /^(?:com|org|net|io|dev|app|java|javax|jakarta|kotlin|scala|android)$/.test(parts[0]!) ? 2 : 1;
+  const least =
+    separator === '/' && parts[0]!.includes('.')
+      ? Math.min(3, parts.length)
+      : separator === '.' && parts.length >= 2 && /^(?:com|org|net|io|dev|app|java|javax|jakarta|kotlin|scala|android)$/.test(parts[0]!)
+        ? 2
+        : 1;
   const out: string[] = [];
   for (let n = least; n <= parts.length; n++) out.push(parts.slice(0, n).join(separator));
   return out;
@@ -204,7 +297,8 @@ export function importsOf(path: string, text: string): string[] {
     if (spec.startsWith('.')) {
       const target = relativeTo(path, spec);
       if (target) out.push(target);
-    } else if (!/^(?:node|bun):/.test(spec) || spec.length > 5) out.push(...withParents(spec.startsWith('@') ? spec : spec, '/').slice(spec.startsWith('@') ? 1 : 0));
+    } else if (!/^(?:node|bun):/.test(spec) || spec.length > 5)
+      out.push(...withParents(spec.startsWith('@') ? spec : spec, '/').slice(spec.startsWith('@') ? 1 : 0));
   };
   switch (ext) {
     case 'go':
@@ -215,13 +309,26 @@ export function importsOf(path: string, text: string): string[] {
       for (const list of all(PY_IMPORT)) for (const m of list.split(',')) out.push(...withParents(m.trim(), '.'));
       for (const m of all(PY_FROM)) out.push(...withParents(m, '.'));
       break;
-    case 'js': case 'jsx': case 'mjs': case 'cjs': case 'ts': case 'tsx': case 'mts': case 'cts': case 'vue': case 'svelte':
+    case 'js':
+    case 'jsx':
+    case 'mjs':
+    case 'cjs':
+    case 'ts':
+    case 'tsx':
+    case 'mts':
+    case 'cts':
+    case 'vue':
+    case 'svelte':
       for (const re of [JS_FROM, JS_BARE, JS_CALL]) for (const m of all(re)) js(m);
       break;
     case 'rs':
       for (const m of all(RUST_USE)) if (!/^(?:crate|self|super)\b/.test(m)) out.push(...withParents(m, '::'));
       break;
-    case 'java': case 'kt': case 'kts': case 'scala': case 'groovy':
+    case 'java':
+    case 'kt':
+    case 'kts':
+    case 'scala':
+    case 'groovy':
       // The package: a class (and a static member after it) is where in it, not what is used.
       for (const m of src.matchAll(JVM_IMPORT)) out.push(...withParents(m[2]!.replace(m[1] ? /\.\w+$/ : /$/, '').replace(/\.[A-Z]\w*$/, ''), '.'));
       break;
@@ -229,9 +336,15 @@ export function importsOf(path: string, text: string): string[] {
       for (const m of all(CS_USING)) out.push(...withParents(m, '.'));
       break;
     case 'rb':
-      for (const m of all(RB_REQUIRE)) out.push(...(m.startsWith('.') ? [relativeTo(path, m)].filter((x): x is string => x !== undefined) : withParents(m, '/')));
+      for (const m of all(RB_REQUIRE))
+        out.push(...(m.startsWith('.') ? [relativeTo(path, m)].filter((x): x is string => x !== undefined) : withParents(m, '/')));
       break;
-    case 'c': case 'h': case 'cc': case 'cpp': case 'hpp': case 'cxx':
+    case 'c':
+    case 'h':
+    case 'cc':
+    case 'cpp':
+    case 'hpp':
+    case 'cxx':
       for (const m of all(C_INCLUDE)) out.push(m.replace(/\.h(?:pp)?$/, ''));
       break;
     default:
@@ -251,11 +364,19 @@ function capped(list: readonly string[], max: number): string[] {
  * its words: a script's words are what it runs, which its commands already say.
  */
 export function planProfile(plan: ProfiledPlan, imports: readonly string[] = []): PlanProfile {
-  const text = [plan.title, plan.body.replace(/<!--[\s\S]*?-->/g, ' ').replace(/```[\s\S]*?```/g, ' '), ...(plan.truths ?? []), ...(plan.requirements ?? [])].join('\n');
+  const text = [
+    plan.title,
+    plan.body.replace(/<!--[\s\S]*?-->/g, ' ').replace(/```[\s\S]*?```/g, ' '),
+    ...(plan.truths ?? []),
+    ...(plan.requirements ?? []),
+  ].join('\n');
   return {
     commands: capped(plan.commands.flatMap(commandFeatures), PROFILE_MAX.commands),
     imports: capped([...new Set([...(plan.reads ?? []).filter((f) => !/[*?{[]/.test(f)).map(modulePath), ...imports])].sort(), PROFILE_MAX.imports),
-    words: capped(words(text).filter((w) => w.length > 2), PROFILE_MAX.words),
+    words: capped(
+      words(text).filter((w) => w.length > 2),
+      PROFILE_MAX.words,
+    ),
   };
 }
 
@@ -267,7 +388,11 @@ function stringList(value: unknown, max: number): string[] {
 export function profileOf(value: unknown): PlanProfile | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const v = value as Record<string, unknown>;
-  const profile = { commands: stringList(v.commands, PROFILE_MAX.commands), imports: stringList(v.imports, PROFILE_MAX.imports), words: stringList(v.words, PROFILE_MAX.words) };
+  const profile = {
+    commands: stringList(v.commands, PROFILE_MAX.commands),
+    imports: stringList(v.imports, PROFILE_MAX.imports),
+    words: stringList(v.words, PROFILE_MAX.words),
+  };
   return profile.commands.length + profile.imports.length + profile.words.length === 0 ? undefined : profile;
 }
 

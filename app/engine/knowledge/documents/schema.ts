@@ -50,7 +50,10 @@ export const SignalSchema = z
     phase: phaseId.optional(),
     plan: planId.optional(),
     timestamp: timestamp,
-    agent: z.string().regex(/^[a-z][a-z0-9-]*$/).optional(),
+    agent: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]*$/)
+      .optional(),
     tags,
     metadata,
   })
@@ -129,14 +132,14 @@ export const LessonSchema = z
     last_updated: dateOrTimestamp,
     tags,
     projects: z.array(segment).default([]),
-    files: z
-      .array(z.string().min(1))
-      .optional()
-      .meta({ description: 'The project files (paths or globs) the evidence came from: surfacing puts the lesson into the brief of a plan that writes or reads one of them.' }),
-    signatures: z
-      .array(z.string().min(1).max(200))
-      .optional()
-      .meta({ description: 'The failure signatures (normalised error lines) the lesson is about: reflection links new signals of the same signature to it, and a retried plan that met one gets it first.' }),
+    files: z.array(z.string().min(1)).optional().meta({
+      description:
+        'The project files (paths or globs) the evidence came from: surfacing puts the lesson into the brief of a plan that writes or reads one of them.',
+    }),
+    signatures: z.array(z.string().min(1).max(200)).optional().meta({
+      description:
+        'The failure signatures (normalised error lines) the lesson is about: reflection links new signals of the same signature to it, and a retried plan that met one gets it first.',
+    }),
     applies_when: z
       .array(
         z
@@ -144,12 +147,16 @@ export const LessonSchema = z
           .min(1)
           .max(600)
           .refine((c) => parseCondition(c) !== undefined, {
-            message: 'not a condition: write runs "<command>", imports "<module>" or says "<word>", several joined by "and", optionally followed by the counts harness writes ("(2 of 3 plans that met it; 0 of 9 others)")',
+            message:
+              'not a condition: write runs "<command>", imports "<module>" or says "<word>", several joined by "and", optionally followed by the counts harness writes ("(2 of 3 plans that met it; 0 of 9 others)")',
           }),
       )
       .max(20)
       .optional()
-      .meta({ description: 'When the lesson applies before a plan\'s first attempt: what the plans that met it had in common (the commands their checks run, the modules their files import, the words they say), with how many plans that met it and how many others had it.' }),
+      .meta({
+        description:
+          "When the lesson applies before a plan's first attempt: what the plans that met it had in common (the commands their checks run, the modules their files import, the words they say), with how many plans that met it and how many others had it.",
+      }),
     metadata,
   })
   .strict()
@@ -209,7 +216,7 @@ export const GeneSchema = z
     signals: z
       .array(z.string().min(1))
       .default([])
-      .meta({ description: 'The error signatures it answers (a repair signal\'s metadata.repaired): how solidify knows a repair is this gene again.' }),
+      .meta({ description: "The error signatures it answers (a repair signal's metadata.repaired): how solidify knows a repair is this gene again." }),
     validation: z
       .array(z.string().min(1))
       .default([])
@@ -258,9 +265,7 @@ export const CapsuleSchema = z
     scope: z.enum(['project', 'workspace']),
     project: segment.optional(),
     publishable: z.boolean().default(false),
-    audit_log: z
-      .array(z.object({ timestamp: timestamp, event: z.enum(CAPSULE_EVENTS), by: z.string().min(1).optional() }).strict())
-      .default([]),
+    audit_log: z.array(z.object({ timestamp: timestamp, event: z.enum(CAPSULE_EVENTS), by: z.string().min(1).optional() }).strict()).default([]),
     tags,
     metadata,
   })

@@ -16,11 +16,18 @@ export function setFrontmatter(file: string, text: string, values: Readonly<Reco
   const normal = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, '\n');
   const firstEnd = normal.indexOf('\n');
   if (firstEnd === -1 || !OPENING.test(normal.slice(0, firstEnd))) {
-    return { ok: false, problem: problem(file, 1, 'frontmatter-missing', 'no YAML frontmatter: start the file with a line "---", the keys, and a closing "---"') };
+    return {
+      ok: false,
+      problem: problem(file, 1, 'frontmatter-missing', 'no YAML frontmatter: start the file with a line "---", the keys, and a closing "---"'),
+    };
   }
   const rest = normal.slice(firstEnd);
   const close = CLOSING.exec(rest);
-  if (!close) return { ok: false, problem: problem(file, 1, 'frontmatter-unclosed', 'frontmatter opened on line 1 is never closed: add a line "---" after the last key') };
+  if (!close)
+    return {
+      ok: false,
+      problem: problem(file, 1, 'frontmatter-unclosed', 'frontmatter opened on line 1 is never closed: add a line "---" after the last key'),
+    };
   const yaml = rest.slice(1, close.index + 1);
   const body = rest.slice(close.index + close[0].length);
   const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false });

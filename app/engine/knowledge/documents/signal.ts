@@ -18,12 +18,19 @@ export const signalRules: DocumentRules<typeof SignalSchema> = {
 function checkSignal({ file, data, lines }: DocumentContext<Signal>): Problem[] {
   const problems: Problem[] = [];
   if (data.plan !== undefined && data.phase !== undefined && planPhase(data.plan) !== data.phase) {
-    problems.push(problem(file, lines.lineOf(['phase']), 'field-value', `phase is "${data.phase}" but plan ${data.plan} belongs to phase ${planPhase(data.plan)}`));
+    problems.push(
+      problem(file, lines.lineOf(['phase']), 'field-value', `phase is "${data.phase}" but plan ${data.plan} belongs to phase ${planPhase(data.plan)}`),
+    );
   }
   const named = FILE_TYPE.exec(file)?.[1];
   if (named !== undefined && (SIGNAL_TYPES as readonly string[]).includes(named) && named !== data.type) {
     problems.push(
-      problem(file, lines.lineOf(['type']), 'field-value', `type is ${data.type} but the file name says ${named}; signals are named <timestamp>-<type>.signal.md`),
+      problem(
+        file,
+        lines.lineOf(['type']),
+        'field-value',
+        `type is ${data.type} but the file name says ${named}; signals are named <timestamp>-<type>.signal.md`,
+      ),
     );
   }
   return problems;

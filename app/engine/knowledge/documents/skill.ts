@@ -28,7 +28,12 @@ function checkSkill({ file, data, lines, body, bodyLine, options }: DocumentCont
   const folder = folderOf(file, options, 'skill');
   if (folder !== undefined && folder !== data.name) {
     problems.push(
-      problem(file, lines.lineOf(['name']), 'field-value', `name is "${data.name}" but the folder is "${folder}"; an Agent Skill's name must equal its folder's`),
+      problem(
+        file,
+        lines.lineOf(['name']),
+        'field-value',
+        `name is "${data.name}" but the folder is "${folder}"; an Agent Skill's name must equal its folder's`,
+      ),
     );
   }
   if (body.replace(/<!--[\s\S]*?-->/g, '').trim() === '') {

@@ -8,9 +8,7 @@ import { DecisionSchema, ExperimentSchema, HypothesisSchema } from './schema.js'
 function checkFolder({ file, data, lines, options }: DocumentContext<{ spike: string }>): Problem[] {
   const folder = folderOf(file, options, 'spike');
   if (folder === undefined || folder === data.spike) return [];
-  return [
-    problem(file, lines.lineOf(['spike']), 'field-value', `spike is "${data.spike}" but the folder is "${folder}"; rename one so they match`),
-  ];
+  return [problem(file, lines.lineOf(['spike']), 'field-value', `spike is "${data.spike}" but the folder is "${folder}"; rename one so they match`)];
 }
 
 export const hypothesisRules: DocumentRules<typeof HypothesisSchema> = {
@@ -35,7 +33,9 @@ export const experimentRules: DocumentRules<typeof ExperimentSchema> = {
     const seen = new Set<string>();
     data.criteria.forEach((c, i) => {
       if (seen.has(c.id)) {
-        problems.push(problem(file, lines.lineOf(['criteria', i, 'id']), 'field-value', `criteria[${i}]: id "${c.id}" is used twice; give each criterion its own id`));
+        problems.push(
+          problem(file, lines.lineOf(['criteria', i, 'id']), 'field-value', `criteria[${i}]: id "${c.id}" is used twice; give each criterion its own id`),
+        );
       }
       seen.add(c.id);
     });

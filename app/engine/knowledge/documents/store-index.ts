@@ -114,7 +114,12 @@ function renderRow(entry: IndexEntry): string {
 }
 
 function parseTags(text: string): string[] {
-  return text === NONE ? [] : text.split(',').map((t) => t.trim()).filter(Boolean);
+  return text === NONE
+    ? []
+    : text
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
 }
 
 type SectionOf = { kind: 'signal'; project: string; spec: string | undefined } | { kind: IndexedKind };

@@ -111,7 +111,8 @@ function field(line: string, needle: string, from = 0): string | undefined | typ
 function attemptOf(line: Line, type: string, entry: string): string {
   const key = typeof line.key === 'string' ? line.key : '';
   const cut = key.length - entry.length - type.length - 2;
-  if (cut >= 0 && key.endsWith(entry) && key.charCodeAt(cut) === 47 && key.startsWith(type, cut + 1) && key.charCodeAt(cut + 1 + type.length) === 47) return key.slice(0, cut);
+  if (cut >= 0 && key.endsWith(entry) && key.charCodeAt(cut) === 47 && key.startsWith(type, cut + 1) && key.charCodeAt(cut + 1 + type.length) === 47)
+    return key.slice(0, cut);
   return `${String(line.project ?? '')}/${String(line.spec ?? '')}/${String(line.plan ?? '')}/${String(line.attempt ?? 1)}`;
 }
 
@@ -172,7 +173,12 @@ export class TrajectoryStats {
     const kind = b === undefined || b.kind === undefined ? field(line, NEEDLE.kind) : undefined;
     // The key comes last in harness's lines: found from the end, it is one short scan.
     const last = line.lastIndexOf(KEY_LAST);
-    const key = type === 'match' || type === 'use' ? (last > 0 && line.endsWith('"}') && line.indexOf('"', last + 8) === line.length - 2 ? line.slice(last + 8, line.length - 2) : field(line, NEEDLE.key)) : undefined;
+    const key =
+      type === 'match' || type === 'use'
+        ? last > 0 && line.endsWith('"}') && line.indexOf('"', last + 8) === line.length - 2
+          ? line.slice(last + 8, line.length - 2)
+          : field(line, NEEDLE.key)
+        : undefined;
     if (typeof key === 'string' && key.includes('\\')) return false;
     const event: Line = { kind, key };
     if (type === 'use') {

@@ -58,7 +58,14 @@ function commandOf(check: Check): string | undefined {
 
 /** The capsule of a verified attempt, or undefined when no gene was in its brief. */
 export function capsuleFor(input: CapsuleInput): CapsuleFile | undefined {
-  const genes = [...new Set(input.entries.filter((e) => e.kind === 'gene').map((e) => geneIdOf(e.path)).filter((g): g is string => g !== undefined))];
+  const genes = [
+    ...new Set(
+      input.entries
+        .filter((e) => e.kind === 'gene')
+        .map((e) => geneIdOf(e.path))
+        .filter((g): g is string => g !== undefined),
+    ),
+  ];
   if (genes.length === 0) return undefined;
   const identity = `${input.origin}/${input.spec}/${input.plan.id}/${input.attempt}`;
   const id = `cap-${input.at.toISOString().slice(0, 10).replace(/-/g, '')}-${createHash('sha256').update(identity).digest('hex').slice(0, 8)}`;
@@ -69,7 +76,11 @@ export function capsuleFor(input: CapsuleInput): CapsuleFile | undefined {
     ...input.plan.mustPass.map((c) => {
       const status = byCheck.get(c.id)?.status;
       const command = commandOf(c);
-      return { action: `Check ${c.id} (${c.type})`, ...(command === undefined ? {} : { command }), outcome: status === 'pass' ? ('success' as const) : status === 'fail' ? ('failure' as const) : ('skipped' as const) };
+      return {
+        action: `Check ${c.id} (${c.type})`,
+        ...(command === undefined ? {} : { command }),
+        outcome: status === 'pass' ? ('success' as const) : status === 'fail' ? ('failure' as const) : ('skipped' as const),
+      };
     }),
   ];
   if (steps.length === 0) steps.push({ action: `Carry out plan ${input.plan.id}`, outcome: 'success' });
@@ -102,9 +113,21 @@ export function capsuleFor(input: CapsuleInput): CapsuleFile | undefined {
         '',
         ...applied.map((e) => `- \`${e.path}\` (${e.title}): ${e.why}`),
       ].join('\n'),
-      notes: files.length > 0 ? `Blast radius: ${files.length} file${files.length === 1 ? '' : 's'}:\n\n${files.map((f) => `- \`${f}\``).join('\n')}` : 'The plan changed no file.',
+      notes:
+        files.length > 0
+          ? `Blast radius: ${files.length} file${files.length === 1 ? '' : 's'}:\n\n${files.map((f) => `- \`${f}\``).join('\n')}`
+          : 'The plan changed no file.',
     },
   );
-  const event = geneEvent({ at: input.at, basis: identity, type: 'capsule', entry: path, kind: 'capsule', project: input.project, reason: `plan ${input.plan.id} of ${input.spec} verified with ${genes.join(', ')}`, genes });
+  const event = geneEvent({
+    at: input.at,
+    basis: identity,
+    type: 'capsule',
+    entry: path,
+    kind: 'capsule',
+    project: input.project,
+    reason: `plan ${input.plan.id} of ${input.spec} verified with ${genes.join(', ')}`,
+    genes,
+  });
   return { path, id, text, genes, event, index: { kind: 'capsule', path, updated: input.at.toISOString(), title: input.plan.title, tags: [] } };
 }

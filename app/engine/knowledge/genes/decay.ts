@@ -131,7 +131,10 @@ export function decay(input: DecayInput): DecayResult {
         gene.status === 'deprecated'
           ? `deprecated; removed after ${settings.removeDays} days without an application (${days(idle)} so far)`
           : verdict && !verdict.promote
-            ? `tier ${verdict.tier} not met: ${verdict.criteria.filter((c) => !c.met).map((c) => `${c.name} ${c.detail}`).join('; ')}`
+            ? `tier ${verdict.tier} not met: ${verdict.criteria
+                .filter((c) => !c.met)
+                .map((c) => `${c.name} ${c.detail}`)
+                .join('; ')}`
             : `applied ${days(idle)} ago; ${Math.round(metrics.successRate * 100)}% of ${metrics.usageCount} applications verified`;
       result.kept.push({ path, status: gene.status, why, ...(verdict ? { verdict } : {}), metrics });
       continue;
@@ -148,9 +151,24 @@ export function decay(input: DecayInput): DecayResult {
       ...(to === undefined ? {} : { to }),
       ...(verdict && action === 'promote' ? { tier: verdict.tier } : {}),
     });
-    const change: GeneChange = { action, path, gene, from: gene.status, reason, metrics, event, ...(to === undefined ? {} : { to }), ...(verdict ? { verdict } : {}) };
+    const change: GeneChange = {
+      action,
+      path,
+      gene,
+      from: gene.status,
+      reason,
+      metrics,
+      event,
+      ...(to === undefined ? {} : { to }),
+      ...(verdict ? { verdict } : {}),
+    };
     if (to !== undefined && input.render !== false) {
-      const edited = changeGene(path, record.text, { status: to, updated: now.toISOString(), ...metricsFrontmatter(metrics) }, `${now.toISOString().slice(0, 10)}: ${gene.status} → ${to}: ${reason}.`);
+      const edited = changeGene(
+        path,
+        record.text,
+        { status: to, updated: now.toISOString(), ...metricsFrontmatter(metrics) },
+        `${now.toISOString().slice(0, 10)}: ${gene.status} → ${to}: ${reason}.`,
+      );
       if (!edited.ok) {
         result.problems.push({ path, line: edited.problem.line, message: edited.problem.message });
         continue;

@@ -37,7 +37,9 @@ export interface KnowledgeExport {
   lessons: ExportedDocument[];
   skills: ExportedDocument[];
   skills_archived: ExportedDocument[];
-  genes: (ExportedDocument & { computed: { metrics: ReturnType<typeof geneMetrics>; tier: number; gdi: number; decay?: { action: string; reason: string } } })[];
+  genes: (ExportedDocument & {
+    computed: { metrics: ReturnType<typeof geneMetrics>; tier: number; gdi: number; decay?: { action: string; reason: string } };
+  })[];
   capsules: ExportedDocument[];
   spikes: ExportedDocument[];
   signals?: ExportedDocument[];
@@ -91,7 +93,17 @@ export function knowledgeExport(input: ExportInput): KnowledgeExport {
   for (const file of [...input.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const where = bucket(file.path);
     const kind = documentKindOf(file.path);
-    if (where === undefined || kind === undefined || kind === 'spec' || kind === 'plan' || kind === 'roadmap' || kind === 'summary' || kind === 'verification' || kind === 'status') continue;
+    if (
+      where === undefined ||
+      kind === undefined ||
+      kind === 'spec' ||
+      kind === 'plan' ||
+      kind === 'roadmap' ||
+      kind === 'summary' ||
+      kind === 'verification' ||
+      kind === 'status'
+    )
+      continue;
     if (where === 'signals') {
       signals++;
       if (!input.withSignals) continue;
@@ -119,7 +131,12 @@ export function knowledgeExport(input: ExportInput): KnowledgeExport {
       kind: 'gene',
       frontmatter: g.gene,
       text: g.text,
-      computed: { metrics, tier: tierOf(g.gene), gdi: gdi(metrics, input.now).score, ...(change ? { decay: { action: change.action, reason: change.reason } } : {}) },
+      computed: {
+        metrics,
+        tier: tierOf(g.gene),
+        gdi: gdi(metrics, input.now).score,
+        ...(change ? { decay: { action: change.action, reason: change.reason } } : {}),
+      },
     });
   }
   out.counts = {

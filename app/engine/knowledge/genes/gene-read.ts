@@ -27,7 +27,15 @@ function scalar(raw: string): unknown {
   if (NUMBER.test(v)) return Number(v);
   if (v === 'true' || v === 'false') return v === 'true';
   // YAML's plain scalars that are not strings (null, ~, yes in 1.1, .inf, octal, …) and anything with ": " or " #" are left to the parser.
-  if (!PLAIN.test(v) || v.includes(': ') || v.endsWith(':') || /^(?:null|Null|NULL|~|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(v) || /^0[0-7xob]/.test(v) || /^[-+]?\.(?:inf|nan)/i.test(v)) return undefined;
+  if (
+    !PLAIN.test(v) ||
+    v.includes(': ') ||
+    v.endsWith(':') ||
+    /^(?:null|Null|NULL|~|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(v) ||
+    /^0[0-7xob]/.test(v) ||
+    /^[-+]?\.(?:inf|nan)/i.test(v)
+  )
+    return undefined;
   return v;
 }
 
@@ -86,7 +94,7 @@ function subset(yaml: string): Record<string, unknown> | undefined {
 function full(path: string, text: string): ReadGene {
   const parsed = parseKnowledge('gene', path, text);
   const error = parsed.problems.find((p) => p.severity === 'error');
-  if (!parsed.data || error) return { problem: error ?? { file: path, line: 1, severity: 'error', code: 'yaml', message: 'not a gene' } as Problem };
+  if (!parsed.data || error) return { problem: error ?? ({ file: path, line: 1, severity: 'error', code: 'yaml', message: 'not a gene' } as Problem) };
   return { gene: parsed.data };
 }
 

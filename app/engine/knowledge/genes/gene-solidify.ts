@@ -132,11 +132,17 @@ export function solidify(input: SolidifyInput): SolidifyResult {
     const id = geneIdFor(signature, first);
     const path = `genes/${id}.gene.md`;
     const what = describeSignature(signature);
-    const places = repairs.map((r) => `${r.signal.spec ?? r.signal.project}${r.signal.plan ? ` plan ${r.signal.plan}` : ''} (${r.signal.timestamp.slice(0, 10)}, after ${String(r.signal.metadata?.failedBefore ?? 1)} failed attempt${r.signal.metadata?.failedBefore === 1 ? '' : 's'})`);
+    const places = repairs.map(
+      (r) =>
+        `${r.signal.spec ?? r.signal.project}${r.signal.plan ? ` plan ${r.signal.plan}` : ''} (${r.signal.timestamp.slice(0, 10)}, after ${String(r.signal.metadata?.failedBefore ?? 1)} failed attempt${r.signal.metadata?.failedBefore === 1 ? '' : 's'})`,
+    );
     const validation = [...new Set(repairs.flatMap((r) => strings(r.signal.metadata?.validation)))];
     const tagCount = new Map<string, number>();
     for (const r of repairs) for (const t of r.signal.tags) tagCount.set(t, (tagCount.get(t) ?? 0) + 1);
-    const tags = [...tagCount].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 8).map(([t]) => t);
+    const tags = [...tagCount]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 8)
+      .map(([t]) => t);
     const told = accounts(input.signals, repairs);
     const name = `Repair: ${what}`.slice(0, 200);
     const description = `When work hits ${what}, a retry put it right in ${repairs.length} plans; this gene carries what they did.`.slice(0, 1024);
@@ -146,7 +152,9 @@ export function solidify(input: SolidifyInput): SolidifyResult {
         : `No agent reported how it repaired this; each retry started from the failure above and ended verified. Write the strategy the repairs had in common (read their plans' commits) before merging this gene.`;
     const constraints = [
       `Applies to work that hits ${what}; the signature it answers is \`${signature}\`.`,
-      validation.length > 0 ? `Run ${validation.map((c) => `\`${c}\``).join(', ')} to see it worked: these are the checks it repaired.` : 'No command check was repaired: its validation is the plan\'s own verification.',
+      validation.length > 0
+        ? `Run ${validation.map((c) => `\`${c}\``).join(', ')} to see it worked: these are the checks it repaired.`
+        : "No command check was repaired: its validation is the plan's own verification.",
       'Seen only in the plans listed under When it applies: check that a new plan is the same situation before applying it.',
     ].join('\n');
     const text = renderTemplate(
@@ -179,7 +187,16 @@ export function solidify(input: SolidifyInput): SolidifyResult {
         history: `- ${input.now.toISOString().slice(0, 10)}: solidified from ${repairs.length} repairs of \`${signature}\`; a candidate until its own applications promote it.`,
       },
     );
-    const event = geneEvent({ at: input.now, basis: signature, type: 'solidify', entry: path, kind: 'gene', project: input.project, reason: `${repairs.length} repairs of ${signature}`, to: 'candidate' });
+    const event = geneEvent({
+      at: input.now,
+      basis: signature,
+      type: 'solidify',
+      entry: path,
+      kind: 'gene',
+      project: input.project,
+      reason: `${repairs.length} repairs of ${signature}`,
+      to: 'candidate',
+    });
     result.candidates.push({ path, id, signature, name, text, evidence: repairs.map((r) => r.file), event });
   }
   return result;

@@ -67,7 +67,10 @@ export function tierVerdict(gene: Gene, metrics: GeneMetrics, evidence: TierEvid
     criteria.push({
       name: 'impact scope',
       met: scope !== undefined && scope <= settings.maxImpactFiles,
-      detail: scope === undefined ? `unknown: no capsule records the files a plan with it changed (needs ≤ ${settings.maxImpactFiles})` : `${scope} file${scope === 1 ? '' : 's'} (needs ≤ ${settings.maxImpactFiles})`,
+      detail:
+        scope === undefined
+          ? `unknown: no capsule records the files a plan with it changed (needs ≤ ${settings.maxImpactFiles})`
+          : `${scope} file${scope === 1 ? '' : 's'} (needs ≤ ${settings.maxImpactFiles})`,
     });
   }
   if (tier === 3) {

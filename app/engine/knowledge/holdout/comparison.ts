@@ -84,7 +84,14 @@ export function planRecords(signals: readonly Signal[]): PlanRecord[] {
       verified: done !== undefined,
       firstPass: done !== undefined && attempts === 1,
       attempts,
-      ...(costed ? { costUsd: round(costs.reduce((s: number, c) => s + c!, 0), 6) } : {}),
+      ...(costed
+        ? {
+            costUsd: round(
+              costs.reduce((s: number, c) => s + c!, 0),
+              6,
+            ),
+          }
+        : {}),
       knowledge: [...(first?.knowledge ?? done!.value.knowledge)],
     });
   }
@@ -165,7 +172,11 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 /** The verdict on a pass-rate difference between `subject` (its plans) and the held-out plans. */
-export function verdictOf(d: Difference | undefined, sizes: { subject: number; heldOut: number }, subject = 'plans with knowledge'): { verdict: Verdict; says: string } {
+export function verdictOf(
+  d: Difference | undefined,
+  sizes: { subject: number; heldOut: number },
+  subject = 'plans with knowledge',
+): { verdict: Verdict; says: string } {
   if (sizes.heldOut === 0) return { verdict: 'no-comparison', says: 'no held-out plans on record yet: nothing to compare with' };
   if (sizes.subject === 0 || d === undefined) return { verdict: 'no-comparison', says: `no ${subject} on record yet: nothing to compare` };
   const figures = `${signed(d.estimate)} in first-attempt pass rate (95% interval ${intervalText(d)})`;

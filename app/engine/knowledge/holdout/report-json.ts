@@ -51,7 +51,14 @@ function r4(n: number | undefined): number | null {
 }
 
 function group(g: GroupFigures): GroupJson {
-  return { plans: g.plans, firstPass: g.firstPass, passRate: r4(g.passRate), meanAttempts: r4(g.meanAttempts), costed: g.costed, meanCostUsd: r4(g.meanCostUsd) };
+  return {
+    plans: g.plans,
+    firstPass: g.firstPass,
+    passRate: r4(g.passRate),
+    meanAttempts: r4(g.meanAttempts),
+    costed: g.costed,
+    meanCostUsd: r4(g.meanCostUsd),
+  };
 }
 
 function difference(d: Difference | undefined): DifferenceJson | null {
@@ -59,10 +66,21 @@ function difference(d: Difference | undefined): DifferenceJson | null {
 }
 
 function comparison(c: Comparison): ComparisonJson {
-  return { withKnowledge: group(c.withKnowledge), heldOut: group(c.heldOut), passRate: difference(c.passRate), attempts: difference(c.attempts), costUsd: difference(c.costUsd), verdict: c.verdict, says: c.says };
+  return {
+    withKnowledge: group(c.withKnowledge),
+    heldOut: group(c.heldOut),
+    passRate: difference(c.passRate),
+    attempts: difference(c.attempts),
+    costUsd: difference(c.costUsd),
+    verdict: c.verdict,
+    says: c.says,
+  };
 }
 
-export function holdoutJson(report: HoldoutReport, o: { fraction: number; seed: string; retired: readonly { path: string; written: boolean; skipped?: string }[] }): HoldoutJson {
+export function holdoutJson(
+  report: HoldoutReport,
+  o: { fraction: number; seed: string; retired: readonly { path: string; written: boolean; skipped?: string }[] },
+): HoldoutJson {
   const retired = new Map(o.retired.map((r) => [r.path, r]));
   return {
     fraction: o.fraction,

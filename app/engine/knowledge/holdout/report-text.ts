@@ -42,9 +42,15 @@ function table(c: Comparison): string[] {
 
 export function holdoutText(report: HoldoutReport, options: { fraction: number; seed: string }): string {
   const held = report.overall.heldOut.plans;
-  const lines = [`The holdout (knowledge.holdout ${options.fraction}${options.fraction > 0 ? `, seed ${JSON.stringify(options.seed)}` : ', off'}): ${report.plans} plan${report.plans === 1 ? '' : 's'} on record, ${held} held out.`];
+  const lines = [
+    `The holdout (knowledge.holdout ${options.fraction}${options.fraction > 0 ? `, seed ${JSON.stringify(options.seed)}` : ', off'}): ${report.plans} plan${report.plans === 1 ? '' : 's'} on record, ${held} held out.`,
+  ];
   if (report.plans === 0) {
-    lines.push(options.fraction > 0 ? '  No plan has been recorded since the holdout was turned on: run some, then ask again.' : '  Turn it on with knowledge.holdout in .github/harness.yml (docs/knowledge.md, The holdout).');
+    lines.push(
+      options.fraction > 0
+        ? '  No plan has been recorded since the holdout was turned on: run some, then ask again.'
+        : '  Turn it on with knowledge.holdout in .github/harness.yml (docs/knowledge.md, The holdout).',
+    );
     return `${lines.join('\n')}\n`;
   }
   lines.push('', ...table(report.overall), `  ${report.overall.says}.`);
@@ -53,13 +59,17 @@ export function holdoutText(report: HoldoutReport, options: { fraction: number; 
     lines.push('', 'Per spec:');
     for (const s of report.specs) {
       const name = projects > 1 ? `${s.project}/${s.spec}` : s.spec;
-      lines.push(`  ${name}: ${s.withKnowledge.plans} with knowledge (${percent(s.withKnowledge.passRate)} first time), ${s.heldOut.plans} held out (${percent(s.heldOut.passRate)}); ${s.says}`);
+      lines.push(
+        `  ${name}: ${s.withKnowledge.plans} with knowledge (${percent(s.withKnowledge.passRate)} first time), ${s.heldOut.plans} held out (${percent(s.heldOut.passRate)}); ${s.says}`,
+      );
     }
   }
   if (report.items.length > 0) {
     lines.push('', `Per piece of knowledge (the plans it was in the first brief of, against the ${held} held-out plan${held === 1 ? '' : 's'}):`);
     for (const i of report.items) {
-      lines.push(`  ${i.kind} ${i.path}: ${i.withKnowledge.plans} plan${i.withKnowledge.plans === 1 ? '' : 's'}, ${i.withKnowledge.firstPass} passed first time (${percent(i.withKnowledge.passRate)}); ${i.says}`);
+      lines.push(
+        `  ${i.kind} ${i.path}: ${i.withKnowledge.plans} plan${i.withKnowledge.plans === 1 ? '' : 's'}, ${i.withKnowledge.firstPass} passed first time (${percent(i.withKnowledge.passRate)}); ${i.says}`,
+      );
     }
   }
   if (report.retire.length > 0) {

@@ -46,7 +46,9 @@ export function retireItem(item: Retirement, text: string, at: string): RetiredC
   const lesson = parseKnowledge('lesson', item.path, text).data;
   if (lesson === undefined) return { ok: false, why: `${item.path} does not parse as a lesson` };
   if (isRetired(lesson.metadata)) return { ok: false, why: `${item.path} is retired already` };
-  const edited = setFrontmatter(item.path, text, { metadata: { ...(lesson.metadata ?? {}), retired: day, 'retired-reason': reason.replace(/\s+/g, ' ').slice(0, 500) } });
+  const edited = setFrontmatter(item.path, text, {
+    metadata: { ...(lesson.metadata ?? {}), retired: day, 'retired-reason': reason.replace(/\s+/g, ' ').slice(0, 500) },
+  });
   return edited.ok ? { ok: true, files: [{ path: item.path, text: edited.text }], deletions: [] } : { ok: false, why: edited.problem.message };
 }
 

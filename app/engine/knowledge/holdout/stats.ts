@@ -77,7 +77,6 @@ export function welch(a: readonly number[], b: readonly number[]): Difference | 
   return { estimate, low: estimate - t * se, high: estimate + t * se };
 }
 
-
 /** The continued fraction of the incomplete beta function (modified Lentz). */
 function betaFraction(a: number, b: number, x: number): number {
   const tiny = 1e-300;

@@ -86,18 +86,29 @@ export function placeEvidence(signals: readonly SignalRecord[]): PlaceEvidence {
  * carried the knowledge itself (`paths`): one that passed with the fix in its brief may have
  * met the cause and been spared by the fix, so it is no evidence that the cause was absent.
  */
-export function appliesWhen(evidence: PlaceEvidence, met: readonly string[], paths: readonly string[] = [], signatures: readonly string[] = []): Learned & { known: number } {
+export function appliesWhen(
+  evidence: PlaceEvidence,
+  met: readonly string[],
+  paths: readonly string[] = [],
+  signatures: readonly string[] = [],
+): Learned & { known: number } {
   const mine = new Set(met);
   // Spared by this knowledge, or by another item about the same error (a skill standing for the lesson).
   const spared = (place: string) =>
-    paths.some((p) => evidence.briefed.get(place)?.has(p) || [...(evidence.briefed.get(place) ?? [])].some((b) => p.endsWith(`/${b}`) || b.endsWith(`/${p}`))) ||
-    signatures.some((sig) => evidence.briefedFor.get(place)?.has(sig));
+    paths.some(
+      (p) => evidence.briefed.get(place)?.has(p) || [...(evidence.briefed.get(place) ?? [])].some((b) => p.endsWith(`/${b}`) || b.endsWith(`/${p}`)),
+    ) || signatures.some((sig) => evidence.briefedFor.get(place)?.has(sig));
   const positives = met.flatMap((place) => {
     const f = evidence.features.get(place);
     return f ? [f] : [];
   });
   // Left out of the others: the plans that met it, and those spared (only a plan whose brief carried something can be).
-  const out = new Set([...met.filter((place) => evidence.features.has(place)), ...[...new Set([...evidence.briefed.keys(), ...evidence.briefedFor.keys()])].filter((place) => evidence.features.has(place) && !mine.has(place) && spared(place))]);
+  const out = new Set([
+    ...met.filter((place) => evidence.features.has(place)),
+    ...[...new Set([...evidence.briefed.keys(), ...evidence.briefedFor.keys()])].filter(
+      (place) => evidence.features.has(place) && !mine.has(place) && spared(place),
+    ),
+  ]);
   const others = {
     among: evidence.features.size - out.size,
     // Through the rarest feature's plans: a store of thousands of plans is not gone through for each condition.

@@ -113,7 +113,7 @@ export function cluster(vectors: readonly Vector[], family: readonly string[], t
     const group = groups[g]!;
     if (!group.alive) continue;
     const postings = postingsOf(family[group.members[0]!]!);
-    for (let merged = true; merged; ) {
+    for (let merged = true; merged;) {
       merged = false;
       const centre = centroidOf(group);
       const top = centre.topIds(INDEX_TERMS);

@@ -134,7 +134,10 @@ function linkUpdate(link: PatternLink, today: Date): LinkUpdate {
   if (link.supersede) {
     const fresh: Pattern = { ...pattern, signals: [...link.supersede.failed, ...link.supersede.repairs] };
     const recommendation = recommendationOf(fresh);
-    const old = link.lesson.text.recommendation.split(/\n\s*\n/)[0]!.replace(/\s+/g, ' ').trim();
+    const old = link.lesson.text.recommendation
+      .split(/\n\s*\n/)[0]!
+      .replace(/\s+/g, ' ')
+      .trim();
     const { briefed, failed, repairs } = link.supersede;
     const where = [...new Set((briefed ? failed : repairs).map((s) => [s.signal.spec, s.signal.plan].filter(Boolean).join(' ')))];
     const places = `${where.slice(0, 5).join('; ')}${where.length > 5 ? '; …' : ''}`;

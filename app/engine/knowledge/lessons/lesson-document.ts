@@ -55,7 +55,10 @@ const NAME_MAX = 48;
 /** A lowercase name of a-z, 0-9 and single `-`, cut at a word. */
 export function lessonName(text: string): string {
   let out = '';
-  for (const word of text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '')) {
+  for (const word of text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '')) {
     const next = out === '' ? word : `${out}-${word}`;
     if (next.length > NAME_MAX) break;
     out = next;
@@ -69,7 +72,8 @@ export function lessonName(text: string): string {
  */
 export function lessonPath(pattern: Pattern, category: LessonCategory, storePrefix: string, taken: ReadonlySet<string>): { name: string; path: string } {
   // A lesson about one error is named after the error.
-  const words = pattern.signature !== undefined ? pattern.signature.replace(/<[a-z]+>/g, ' ') : pattern.terms.slice(0, 3).join(' ') || pattern.tags.slice(0, 3).join(' ');
+  const words =
+    pattern.signature !== undefined ? pattern.signature.replace(/<[a-z]+>/g, ' ') : pattern.terms.slice(0, 3).join(' ') || pattern.tags.slice(0, 3).join(' ');
   const base = lessonName(pattern.signature !== undefined ? words : `${pattern.type} ${words}`);
   for (let n = 1; ; n++) {
     const name = n === 1 ? base : `${base}-${n}`;

@@ -79,7 +79,9 @@ function additionsOf(value: unknown): AddedLine[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((v) => {
     const a = v as Partial<AddedLine> | null;
-    return a !== null && typeof a === 'object' && typeof a.file === 'string' && typeof a.line === 'string' && a.line.trim() !== '' ? [{ file: a.file, line: a.line }] : [];
+    return a !== null && typeof a === 'object' && typeof a.file === 'string' && typeof a.line === 'string' && a.line.trim() !== ''
+      ? [{ file: a.file, line: a.line }]
+      : [];
   });
 }
 
@@ -182,7 +184,13 @@ export function harnessDraft(pattern: Pattern): LessonText {
   const lesson = `${subject} ${KEEPS[pattern.type]}, in ${pattern.places.length} places so far: ${excerpt}.`;
 
   const types = [...new Set(pattern.signals.map((s) => s.signal.type))];
-  const tagged = pattern.tags.length > 0 ? `, or tagged ${list(pattern.tags.map((t) => `\`${t}\``), 'or')}` : '';
+  const tagged =
+    pattern.tags.length > 0
+      ? `, or tagged ${list(
+          pattern.tags.map((t) => `\`${t}\``),
+          'or',
+        )}`
+      : '';
   const when =
     `Plans whose work involves ${list(pattern.terms, 'or') || 'what the evidence below describes'} (the words these ${types.join(' and ')} signals share)${tagged}. ` +
     `Seen in ${list(pattern.places)}.`;
@@ -208,7 +216,10 @@ function errorFixDraft(pattern: Pattern, signature: string): LessonText {
   const n = pattern.signals.filter((s) => s.signal.type !== 'repair' && s.signal.metadata?.repairs !== true).length || pattern.signals.length;
   const counted = `seen ${n} time${n === 1 ? '' : 's'} in ${pattern.places.length} place${pattern.places.length === 1 ? '' : 's'} so far`;
   const others = otherWordings(pattern, error);
-  const wordings = others.length > 0 ? ` The same cause also shows as ${list(others.map(quote), 'and as')}: the repairs of both record ${pattern.wordings ?? 'the same fix'}.` : '';
+  const wordings =
+    others.length > 0
+      ? ` The same cause also shows as ${list(others.map(quote), 'and as')}: the repairs of both record ${pattern.wordings ?? 'the same fix'}.`
+      : '';
   const lesson = `Plans fail with ${quote(error)} (${counted}).${wordings}`;
   return { title: titleOf(pattern), lesson, when: whenOf(pattern, signature), recommendation: recommendationOf(pattern, error) };
 }
@@ -229,14 +240,20 @@ function otherWordings(pattern: Pattern, error: string): string[] {
  */
 export function whenOf(pattern: Pattern, signature = pattern.signature ?? ''): string {
   const signatures = pattern.signatures ?? [signature];
-  const retry = `any plan whose earlier attempt failed with ${list(signatures.map((s) => `\`${s}\``), 'or')}`;
+  const retry = `any plan whose earlier attempt failed with ${list(
+    signatures.map((s) => `\`${s}\``),
+    'or',
+  )}`;
   const conditions = pattern.conditions ?? [];
   if (conditions.length === 0) {
     const compared = pattern.known !== undefined ? ` (${pattern.known} of them compared with the plans that did not)` : '';
     return `Plans like those in the evidence below, and ${retry}. The plans that met it${compared} had nothing in common that the others lacked: this lesson reaches a plan before its first attempt only by its words, and after a failed attempt by its error.`;
   }
   const uncovered = pattern.uncovered ? ` ${pattern.uncovered} of the plans that met it had none of these: the evidence does not say why they did.` : '';
-  return `Plans ${conditions.map(describeCondition).join('; or plans ').replace(/that says "/g, 'that say "')}; and ${retry}.${uncovered}`;
+  return `Plans ${conditions
+    .map(describeCondition)
+    .join('; or plans ')
+    .replace(/that says "/g, 'that say "')}; and ${retry}.${uncovered}`;
 }
 
 /**
@@ -254,7 +271,8 @@ export function recommendationOf(pattern: Pattern, error = errorOf(pattern)): st
   const fix = fixes[0]!;
   const statement = fix.from === 'agent' ? sentence(fix.said) : `${fix.said[0]!.toUpperCase()}${fix.said.slice(1)}.`;
   const fixFiles = [...new Set(fix.files)].slice(0, 8);
-  const more = fixes.length > 1 ? ` ${fixes.length - 1} other repair${fixes.length === 2 ? '' : 's'} recorded another account of the fix (see the evidence).` : '';
+  const more =
+    fixes.length > 1 ? ` ${fixes.length - 1} other repair${fixes.length === 2 ? '' : 's'} recorded another account of the fix (see the evidence).` : '';
   return `${statement}\n\nThat is ${fixSource(fix)}${fixFiles.length > 0 ? `; it changed ${list(fixFiles.map((f) => `\`${f}\``))}` : ''}, and it stopped ${quote(error)}.${more}`;
 }
 

@@ -62,7 +62,8 @@ export function linkedLesson(lesson: LessonRecord, signals: readonly SignalRecor
   const frontmatter = `${fm[1]}${doc.toString({ lineWidth: 0, flowCollectionPadding: false })}${fm[3]}`;
   let body = recounted(text.slice(fm[0].length), lesson, added);
   // harness's draft of when it applies follows the conditions; a person's own words stay.
-  if (replaceWhen && update.when !== undefined && /Drafted by harness/.test(lesson.text.evidence) && /^Plans (?:that|whose|like) /.test(lesson.text.when)) body = withSection(body, 'When this applies', update.when);
+  if (replaceWhen && update.when !== undefined && /Drafted by harness/.test(lesson.text.evidence) && /^Plans (?:that|whose|like) /.test(lesson.text.when))
+    body = withSection(body, 'When this applies', update.when);
   if (update.supersede) {
     body = withSection(body, 'Recommendation', update.supersede.recommendation);
     // An older draft said the fix in the lesson's statement too: that sentence goes with the fix.

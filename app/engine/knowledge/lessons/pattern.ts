@@ -60,7 +60,8 @@ export const SEVERITY_WEIGHT: Readonly<Record<Level, number>> = { low: 1, medium
 /** Where a signal happened, as one occurrence: a plan of a project; a signal of no plan is its own. */
 function placeOf(record: SignalRecord): string {
   const s = record.signal;
-  const where = s.plan !== undefined ? [s.spec, s.plan].filter((x) => x !== undefined).join(' ') : s.spec !== undefined ? `${s.spec} (${record.file})` : record.file;
+  const where =
+    s.plan !== undefined ? [s.spec, s.plan].filter((x) => x !== undefined).join(' ') : s.spec !== undefined ? `${s.spec} (${record.file})` : record.file;
   return `${s.project} ${where}`;
 }
 

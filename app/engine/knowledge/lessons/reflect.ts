@@ -298,7 +298,10 @@ export function reflect(input: ReflectInput): Reflection {
   for (const p of proposals) take(p.evidence, `already evidence of ${describeProposal(p)}`);
   for (const b of input.unreadableLessons ?? []) take(b.evidence, `cited by ${b.file}, which cannot be read: fix ${b.file}:${b.line}: ${b.problem}`);
   for (const file of input.unread ?? []) {
-    skipped.push({ signal: file, reason: takenBecause.get(signalKey(file)) ?? 'not read this time (beyond the newest signals a reflection reads); a later reflection reads it' });
+    skipped.push({
+      signal: file,
+      reason: takenBecause.get(signalKey(file)) ?? 'not read this time (beyond the newest signals a reflection reads); a later reflection reads it',
+    });
   }
   const seen = new Set<string>(input.unread ?? []);
   const docs: Doc[] = [];
@@ -323,7 +326,10 @@ export function reflect(input: ReflectInput): Reflection {
   const vocabulary = new Vocabulary();
   for (const d of docs) d.ids = vocabulary.add(d.counts);
   const byKey = new Map(input.signals.map((r) => [signalKey(r.file), r]));
-  const knownCounts = [...input.lessons.map((lesson) => lessonCounts(lesson, citedRecords(lesson, byKey))), ...proposals.map((p) => proposalCounts(p, citedRecords(p, byKey)))];
+  const knownCounts = [
+    ...input.lessons.map((lesson) => lessonCounts(lesson, citedRecords(lesson, byKey))),
+    ...proposals.map((p) => proposalCounts(p, citedRecords(p, byKey))),
+  ];
   const knownIds = knownCounts.map((c) => vocabulary.add(c));
   for (const d of docs) d.vector = vocabulary.vector(d.ids!);
   const knownVectors = knownIds.map((c) => vocabulary.vector(c));
@@ -367,12 +373,20 @@ export function reflect(input: ReflectInput): Reflection {
     const match =
       same >= 0
         ? { index: same, similarity: 1 }
-        : knownIndex.best(vector, settings.similarity, signature === undefined ? undefined : (i) => i >= input.lessons.length || lessonSignatures[i]!.size === 0);
+        : knownIndex.best(
+            vector,
+            settings.similarity,
+            signature === undefined ? undefined : (i) => i >= input.lessons.length || lessonSignatures[i]!.size === 0,
+          );
     if (match === undefined && members.length === 1) {
       skipped.push({ signal: docs[members[0]!]!.record.file, reason: ONE_OFF });
       continue;
     }
-    const pattern = patternOf(members.map((i) => docs[i]! as Required<PatternMember>), centroid ?? centroidOf([vector]), vector);
+    const pattern = patternOf(
+      members.map((i) => docs[i]! as Required<PatternMember>),
+      centroid ?? centroidOf([vector]),
+      vector,
+    );
     if (signature !== undefined) {
       pattern.signature = signature;
       pattern.signatures = signatures;
@@ -383,7 +397,10 @@ export function reflect(input: ReflectInput): Reflection {
       if (lesson === undefined) {
         const proposal = proposals[match.index - input.lessons.length]!;
         for (const s of pattern.signals) {
-          skipped.push({ signal: s.file, reason: `says what the ${describeProposal(proposal)} says (similarity ${match.similarity.toFixed(2)}); reflect again once it is merged` });
+          skipped.push({
+            signal: s.file,
+            reason: `says what the ${describeProposal(proposal)} says (similarity ${match.similarity.toFixed(2)}); reflect again once it is merged`,
+          });
         }
         continue;
       }
@@ -407,7 +424,9 @@ export function reflect(input: ReflectInput): Reflection {
     else for (const s of pattern.signals) skipped.push({ signal: s.file, reason: verdict });
   }
 
-  patterns.sort((a, b) => b.pattern.weight - a.pattern.weight || b.pattern.places.length - a.pattern.places.length || byTime(a.pattern.signals[0]!, b.pattern.signals[0]!));
+  patterns.sort(
+    (a, b) => b.pattern.weight - a.pattern.weight || b.pattern.places.length - a.pattern.places.length || byTime(a.pattern.signals[0]!, b.pattern.signals[0]!),
+  );
   links.sort((a, b) => (a.lesson.file < b.lesson.file ? -1 : a.lesson.file > b.lesson.file ? 1 : byTime(a.pattern.signals[0]!, b.pattern.signals[0]!)));
   skipped.sort((a, b) => (a.signal < b.signal ? -1 : a.signal > b.signal ? 1 : 0));
   return { patterns, links: mergeLinks(links), skipped };
@@ -442,7 +461,12 @@ function mergeLinks(links: PatternLink[]): PatternLink[] {
     pattern.signatures = [...new Set([...(found.pattern.signatures ?? []), ...(link.pattern.signatures ?? [])])];
     const stale = [found.supersede, link.supersede].filter((x): x is Supersede => x !== undefined);
     const merged: PatternLink = { lesson: found.lesson, pattern, similarity, why: [found.why, link.why].join('; ') };
-    if (stale.length > 0) merged.supersede = { failed: stale.flatMap((x) => x.failed).sort(byTime), repairs: stale.flatMap((x) => x.repairs).sort(byTime), briefed: stale.some((x) => x.briefed) };
+    if (stale.length > 0)
+      merged.supersede = {
+        failed: stale.flatMap((x) => x.failed).sort(byTime),
+        repairs: stale.flatMap((x) => x.repairs).sort(byTime),
+        briefed: stale.some((x) => x.briefed),
+      };
     byLesson.set(link.lesson.file, merged);
   }
   return [...byLesson.values()];
@@ -482,7 +506,10 @@ function qualifiedWhy(p: Pattern, s: ReflectSettings): string {
 }
 
 function linkWhy(p: Pattern, lesson: LessonRecord, similarity: number, sameFixBecause?: string): string {
-  const said = sameFixBecause !== undefined ? `${p.signals.length === 1 ? 'is' : 'are'} another wording of what ${lesson.file} is about: its repairs record ${sameFixBecause}` : `${p.signals.length === 1 ? 'says' : 'say'} what ${lesson.file} says (similarity ${similarity.toFixed(2)})`;
+  const said =
+    sameFixBecause !== undefined
+      ? `${p.signals.length === 1 ? 'is' : 'are'} another wording of what ${lesson.file} is about: its repairs record ${sameFixBecause}`
+      : `${p.signals.length === 1 ? 'says' : 'say'} what ${lesson.file} says (similarity ${similarity.toFixed(2)})`;
   return `${plural(p.signals.length, 'new signal')} (${p.places.join('; ')}) ${said}: more evidence for it, not a new lesson`;
 }
 
@@ -491,4 +518,3 @@ function centroidOf(vectors: readonly Vector[]): Centroid {
   for (const v of vectors) c.add(v);
   return c;
 }
-

@@ -75,18 +75,39 @@ export function reflectorPrompt(input: ReflectorPromptInput): string {
       `Why it qualified: ${input.why}`,
       // The error and the fixes the repairs recorded: what a lesson about one failure must name.
       ...(pattern.signature !== undefined
-        ? [(pattern.signatures ?? []).length > 1 ? `Failure signatures (one cause in ${pattern.signatures!.length} wordings: ${pattern.wordings ?? 'the same fix'}): ${pattern.signatures!.join(' | ')}` : `Failure signature (every signal here is this error): ${pattern.signature}`]
+        ? [
+            (pattern.signatures ?? []).length > 1
+              ? `Failure signatures (one cause in ${pattern.signatures!.length} wordings: ${pattern.wordings ?? 'the same fix'}): ${pattern.signatures!.join(' | ')}`
+              : `Failure signature (every signal here is this error): ${pattern.signature}`,
+          ]
         : []),
       // When it applies, as the evidence shows it: the lesson's applies_when, which harness writes whatever the agent says.
       ...(pattern.conditions ?? []).map((c) => `When it applies (a plan ${describeCondition(c)})`),
-      ...fixesOf(pattern).map((f) => `Fix the evidence records (${f.places.size} place${f.places.size === 1 ? '' : 's'}, first ${f.place}): ${f.said}${f.files.length > 0 ? ` (changing ${f.files.join(', ')})` : ''}`),
+      ...fixesOf(pattern).map(
+        (f) =>
+          `Fix the evidence records (${f.places.size} place${f.places.size === 1 ? '' : 's'}, first ${f.place}): ${f.said}${f.files.length > 0 ? ` (changing ${f.files.join(', ')})` : ''}`,
+      ),
     ].join('\n'),
     evidence: [...central.map((s, i) => signalBlock(s, i + 1)), ...(rest > 0 ? [`(and ${rest} more signals like these)`] : [])].join('\n\n'),
-    draft: [`## Title`, input.draft.title, '', '## Lesson', input.draft.lesson, '', '## When this applies', input.draft.when, '', '## Recommendation', input.draft.recommendation].join('\n'),
+    draft: [
+      `## Title`,
+      input.draft.title,
+      '',
+      '## Lesson',
+      input.draft.lesson,
+      '',
+      '## When this applies',
+      input.draft.when,
+      '',
+      '## Recommendation',
+      input.draft.recommendation,
+    ].join('\n'),
     categories: LESSON_CATEGORIES.join(', '),
   };
   const used = Object.keys(values).some((k) => new RegExp(`\\{\\{\\s*${k}\\s*\\}\\}`).test(input.instructions));
-  const text = used ? input.instructions : `${input.instructions.trimEnd()}\n\n## The pattern\n\n{{pattern}}\n\n## The evidence\n\n{{evidence}}\n\n## A draft to improve on\n\n{{draft}}\n`;
+  const text = used
+    ? input.instructions
+    : `${input.instructions.trimEnd()}\n\n## The pattern\n\n{{pattern}}\n\n## The evidence\n\n{{evidence}}\n\n## A draft to improve on\n\n{{draft}}\n`;
   try {
     return renderTemplate(text, {}, values);
   } catch (e) {
@@ -121,11 +142,19 @@ export function parseReflectorAnswer(answer: string, fallbackTitle: string): Ref
     ['Lesson', lesson],
     ['When this applies', when],
     ['Recommendation', recommendation],
-  ].filter(([, v]) => v === '').map(([k]) => `## ${k}`);
+  ]
+    .filter(([, v]) => v === '')
+    .map(([k]) => `## ${k}`);
   if (missing.length > 0) return { problem: `its answer has no ${missing.join(', no ')} section with text in it` };
-  const title = part(all, 'Title').split('\n')[0]!.replace(/^#+\s*/, '').trim() || lesson.split('\n')[0]!.slice(0, 100);
+  const title =
+    part(all, 'Title')
+      .split('\n')[0]!
+      .replace(/^#+\s*/, '')
+      .trim() || lesson.split('\n')[0]!.slice(0, 100);
   const out: ReflectorAnswer = { title: title || fallbackTitle, lesson, when, recommendation };
-  const category = part(all, 'Category').toLowerCase().replace(/[^a-z]/g, '');
+  const category = part(all, 'Category')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
   if (isCategory(category)) out.category = category;
   return out;
 }

@@ -19,10 +19,14 @@ export interface FixEvidence {
 }
 
 /** Names of code in a sentence: a quoted span, a flag with its value, a dotted or called name, an identifier with humps or underscores, a setting. */
-const CODE = /`([^`\n]{2,80})`|(?<![\w-])(--?[A-Za-z][\w-]*(?:[= ][\w.:-]+)?)|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?)|\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b|\b(\w+_\w+)\b|\b([A-Z][A-Z0-9_]{1,}=[^\s;,.)]+)|\b(\w+\(\))/g;
+const CODE =
+  /`([^`\n]{2,80})`|(?<![\w-])(--?[A-Za-z][\w-]*(?:[= ][\w.:-]+)?)|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?)|\b([a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b|\b(\w+_\w+)\b|\b([A-Z][A-Z0-9_]{1,}=[^\s;,.)]+)|\b(\w+\(\))/g;
 
 function words(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
 /**
@@ -41,11 +45,20 @@ export function codeNames(text: string): Set<string> {
 }
 
 /** Words that say nothing of which fix it is. */
-const PLAIN = new Set('the a an and or of in on at to for with from by into so that this it its is are be as not no instead than then when each every all any use run make add so'.split(' '));
+const PLAIN = new Set(
+  'the a an and or of in on at to for with from by into so that this it its is are be as not no instead than then when each every all any use run make add so'.split(
+    ' ',
+  ),
+);
 
 /** The content words of a statement, stemmed roughly: what two wordings of one fix share. */
 function contentWords(text: string): Set<string> {
-  return new Set(words(text).split(' ').filter((w) => w.length > 2 && !PLAIN.has(w)).map((w) => w.replace(/(?:ing|ed|es|s)$/, '')));
+  return new Set(
+    words(text)
+      .split(' ')
+      .filter((w) => w.length > 2 && !PLAIN.has(w))
+      .map((w) => w.replace(/(?:ing|ed|es|s)$/, '')),
+  );
 }
 
 function strings(value: unknown): string[] {
@@ -109,9 +122,14 @@ export function sameFix(a: FixEvidence, b: FixEvidence): string | undefined {
     for (const y of b.statements) {
       const shared = [...x.names].filter((n) => y.names.has(n));
       const union = new Set([...x.names, ...y.names]).size;
-      if (shared.length >= SHARED_NAMES && shared.length / union >= NAME_OVERLAP) return `the same fix in other words (both name ${shared.slice(0, 3).map((n) => `\`${n}\``).join(', ')})`;
+      if (shared.length >= SHARED_NAMES && shared.length / union >= NAME_OVERLAP)
+        return `the same fix in other words (both name ${shared
+          .slice(0, 3)
+          .map((n) => `\`${n}\``)
+          .join(', ')})`;
       // One name in common, and much of what they say around it: `tmp_path` in two sentences that both speak of workers sharing a directory.
-      if (shared.length >= 1 && jaccard(x.words, y.words) >= WORD_OVERLAP) return `the same fix in other words (both name \`${shared[0]}\` and say much the same around it)`;
+      if (shared.length >= 1 && jaccard(x.words, y.words) >= WORD_OVERLAP)
+        return `the same fix in other words (both name \`${shared[0]}\` and say much the same around it)`;
       // Neither names any code: the same words, nearly all of them.
       if (x.names.size === 0 && y.names.size === 0 && jaccard(x.words, y.words) >= PLAIN_OVERLAP) return 'the same fix in nearly the same words';
     }
@@ -128,7 +146,9 @@ export function hasFix(f: FixEvidence): boolean {
 export function statedFix(text: string): FixEvidence {
   const first = (text.split(/\n\s*\n/)[0] ?? '').replace(/\s+/g, ' ').trim();
   const w = words(first);
-  return w === '' ? { texts: new Set(), lines: new Set(), statements: [] } : { texts: new Set([w]), lines: new Set(), statements: [{ names: codeNames(first), words: contentWords(first) }] };
+  return w === ''
+    ? { texts: new Set(), lines: new Set(), statements: [] }
+    : { texts: new Set([w]), lines: new Set(), statements: [{ names: codeNames(first), words: contentWords(first) }] };
 }
 
 /**

@@ -23,4 +23,3 @@ export function skippedSummary(skipped: readonly Skipped[]): string {
   }
   return [...counts].map(([kind, n]) => `${n} ${kind}`).join(', ');
 }
-

@@ -29,7 +29,8 @@ export class VectorIndex {
         this.tried[i] = this.search;
         if (accept && !accept(i)) continue;
         const similarity = cosine(v, this.vectors[i]!);
-        if (similarity >= threshold && (best === undefined || similarity > best.similarity || (similarity === best.similarity && i < best.index))) best = { index: i, similarity };
+        if (similarity >= threshold && (best === undefined || similarity > best.similarity || (similarity === best.similarity && i < best.index)))
+          best = { index: i, similarity };
       }
     }
     return best;

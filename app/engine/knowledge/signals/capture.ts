@@ -59,7 +59,12 @@ function phaseOf(draft: SignalDraft): string {
 }
 
 function summaryOf(draft: SignalDraft): string {
-  return draft.happened.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? draft.type;
+  return (
+    draft.happened
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? draft.type
+  );
 }
 
 /** Same type and project, at least one tag in common: the same kind of thing again. */

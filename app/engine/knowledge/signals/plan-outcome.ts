@@ -55,9 +55,15 @@ export function withTrial(drafts: readonly SignalDraft[], trial: AttemptTrial): 
  * trial, when its agent read a brief (`knowledge` given, empty for a held-out plan); as they
  * were otherwise (the script agent reads none, and is no part of the comparison).
  */
-export function recordTrial(drafts: readonly SignalDraft[], input: { heldOut: boolean; knowledge?: readonly { path: string }[]; costUsd?: number }): SignalDraft[] {
+export function recordTrial(
+  drafts: readonly SignalDraft[],
+  input: { heldOut: boolean; knowledge?: readonly { path: string }[]; costUsd?: number },
+): SignalDraft[] {
   if (input.knowledge === undefined) return [...drafts];
-  return withTrial(drafts, attemptTrial({ heldOut: input.heldOut, knowledge: input.knowledge, ...(input.costUsd === undefined ? {} : { costUsd: input.costUsd }) }));
+  return withTrial(
+    drafts,
+    attemptTrial({ heldOut: input.heldOut, knowledge: input.knowledge, ...(input.costUsd === undefined ? {} : { costUsd: input.costUsd }) }),
+  );
 }
 
 /** A phase's completion signal with its plans' outcomes (`metadata.outcomes`), when it has any to record. */
@@ -104,7 +110,16 @@ export function readOutcomes(metadata: Readonly<Record<string, unknown>> | undef
     const o = item as Record<string, unknown>;
     const knowledge = paths(o.knowledge);
     const usd = cost(o.cost_usd);
-    if (typeof o.plan !== 'string' || typeof o.held_out !== 'boolean' || typeof o.first_pass !== 'boolean' || !Number.isInteger(o.attempts) || (o.attempts as number) < 1 || !knowledge || !usd) continue;
+    if (
+      typeof o.plan !== 'string' ||
+      typeof o.held_out !== 'boolean' ||
+      typeof o.first_pass !== 'boolean' ||
+      !Number.isInteger(o.attempts) ||
+      (o.attempts as number) < 1 ||
+      !knowledge ||
+      !usd
+    )
+      continue;
     out.push({ plan: o.plan, held_out: o.held_out, attempts: o.attempts as number, first_pass: o.first_pass, ...usd, knowledge });
   }
   return out;
@@ -119,7 +134,11 @@ export function summaryOutcome(plan: string, data: Readonly<Record<string, unkno
   if (data.status !== 'verified' || data.agent === 'script') return undefined;
   const attempts = Number.isInteger(data.attempts) && (data.attempts as number) >= 1 ? (data.attempts as number) : 1;
   const usd = (data.cost as { usd?: unknown } | undefined)?.usd;
-  const knowledge = Array.isArray(data.knowledge) ? (data.knowledge as unknown[]).flatMap((k) => (k !== null && typeof k === 'object' && typeof (k as { path?: unknown }).path === 'string' ? [(k as { path: string }).path] : [])) : [];
+  const knowledge = Array.isArray(data.knowledge)
+    ? (data.knowledge as unknown[]).flatMap((k) =>
+        k !== null && typeof k === 'object' && typeof (k as { path?: unknown }).path === 'string' ? [(k as { path: string }).path] : [],
+      )
+    : [];
   return {
     plan,
     held_out: data.held_out === true,

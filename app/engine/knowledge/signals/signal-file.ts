@@ -33,13 +33,24 @@ const KEY_LENGTH = 8;
  * captures the same facts again, gets the same key, and the store keeps the first.
  */
 export function signalKey(origin: string, draft: SignalDraft): string {
-  const facts = [origin, draft.type, draft.spec ?? '', draft.phase ?? '', draft.plan ?? '', String(draft.metadata?.attempt ?? ''), [...draft.tags].sort().join(',')];
+  const facts = [
+    origin,
+    draft.type,
+    draft.spec ?? '',
+    draft.phase ?? '',
+    draft.plan ?? '',
+    String(draft.metadata?.attempt ?? ''),
+    [...draft.tags].sort().join(','),
+  ];
   return createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, KEY_LENGTH);
 }
 
 /** `20260302T093000Z`: sortable, and free of the colons some file systems refuse. */
 function compactTime(at: Date): string {
-  return at.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  return at
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 export function signalPath(project: string, at: Date, key: string, type: string): string {

@@ -67,7 +67,7 @@ const NAMED_FILES: Readonly<Record<string, string>> = {
   'go.mod': 'go',
   'pyproject.toml': 'python',
   'requirements.txt': 'python',
-  'gemfile': 'ruby',
+  gemfile: 'ruby',
 };
 
 /** Check types → what they exercise. */
@@ -130,11 +130,57 @@ const STOP = new Set([
 /** Programs that only run another: the tag is what they run. */
 const WRAPPERS = new Set(['sudo', 'env', 'npx', 'exec', 'time', 'nice', 'timeout', 'xargs', 'bunx', 'pnpx', 'uv', 'poetry', 'pipenv', 'bundle']);
 /** Shell built-ins and plumbing that say nothing about the work. */
-const PLUMBING = new Set(['cd', 'echo', 'printf', 'cat', 'test', 'true', 'false', 'set', 'export', 'mkdir', 'rm', 'cp', 'mv', 'ls', 'grep', 'sed', 'awk', 'head', 'tail', 'sleep', 'touch', 'sh', 'bash', 'if', 'then', 'fi', 'for', 'do', 'done', 'wc', 'sort', 'tee', 'diff', 'chmod', '[', '[[']);
+const PLUMBING = new Set([
+  'cd',
+  'echo',
+  'printf',
+  'cat',
+  'test',
+  'true',
+  'false',
+  'set',
+  'export',
+  'mkdir',
+  'rm',
+  'cp',
+  'mv',
+  'ls',
+  'grep',
+  'sed',
+  'awk',
+  'head',
+  'tail',
+  'sleep',
+  'touch',
+  'sh',
+  'bash',
+  'if',
+  'then',
+  'fi',
+  'for',
+  'do',
+  'done',
+  'wc',
+  'sort',
+  'tee',
+  'diff',
+  'chmod',
+  '[',
+  '[[',
+]);
 /** Package managers whose first argument (a script, a subcommand) is the subject. */
 const MANAGERS = new Set(['npm', 'yarn', 'pnpm', 'bun', 'cargo', 'go', 'make', 'dotnet', 'mvn', 'gradle', 'pip', 'python', 'python3', 'node', 'deno']);
 /** A manager's subcommands that are the subject in their own right. */
-const SUBJECTS: Readonly<Record<string, string>> = { test: 'testing', tests: 'testing', lint: 'lint', build: 'build', migrate: 'migrations', typecheck: 'typescript', e2e: 'e2e', bench: 'benchmark' };
+const SUBJECTS: Readonly<Record<string, string>> = {
+  test: 'testing',
+  tests: 'testing',
+  lint: 'lint',
+  build: 'build',
+  migrate: 'migrations',
+  typecheck: 'typescript',
+  e2e: 'e2e',
+  bench: 'benchmark',
+};
 
 /** A word as a tag: lowercase, a letter first, no spaces; undefined when it is noise. */
 export function normaliseTag(word: string): string | undefined {

@@ -71,10 +71,12 @@ const LOCATION = /(?<![\w./\\-])[\w./\\-]*\.(?:java|kt|scala|go|py|rb|[cm]?[jt]s
 /** MSBuild's project after a diagnostic: `[/src/Shop/Shop.csproj]`. */
 const PROJECT_SUFFIX = /\s\[[^\]\s]*\.[a-z]*proj\]$/;
 /** What a quoted name is the name of: the name varies with the work, the noun before it does not. An absolute path quoted there is masked as a path. */
-const NAMED_NOUNS = 'relation|table|column|constraint|index|database|schema|role|sequence|view|function|collection|key|entry|field|module|package|named|test|task|service|container|endpoint|script|name|value|variable|crate|method|struct|trait|macro|file';
+const NAMED_NOUNS =
+  'relation|table|column|constraint|index|database|schema|role|sequence|view|function|collection|key|entry|field|module|package|named|test|task|service|container|endpoint|script|name|value|variable|crate|method|struct|trait|macro|file';
 const QUOTED_NAME = new RegExp(`\\b(${NAMED_NOUNS})(:?\\s+)(["'\`‘“])(?![A-Za-z]:\\\\|/[^"'\`’”\\s]*/)[^"'\`’”\\s]{1,200}(["'\`’”])`, 'gi');
 /** A quoted name followed by what is wrong with it: `‘count’ undeclared`, `'x' is not defined`. */
-const QUOTED_SUBJECT = /(["'`‘“])[\w.$/-]{1,200}(["'`’”]) (?=undeclared|is not defined|is undefined|is not a function|already exists|does not exist|doesn't exist|not found)/g;
+const QUOTED_SUBJECT =
+  /(["'`‘“])[\w.$/-]{1,200}(["'`’”]) (?=undeclared|is not defined|is undefined|is not a function|already exists|does not exist|doesn't exist|not found)/g;
 /** Names a message holds without quotes. */
 const BARE_NAMES: readonly [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
   // Go's `undefined: mocks.NewMockStore` keeps its package: a mock not generated is not a typo's `undefined: CreateInvoice`.

@@ -13,7 +13,9 @@ export function archivedSkill(path: string, text: string, o: { day: string; reas
   const edited = setFrontmatter(path, text, { metadata: { ...metadata, 'archived-on': o.day, 'archived-reason': reason } });
   const base = edited.ok ? edited.text : text;
   const line = `- archived on ${o.day}${o.by ? ` by @${o.by}` : ''}: ${reason}`;
-  return /\n## Changelog[ \t]*\n/.test(base) ? base.replace(/(\n## Changelog[ \t]*\n(?:[ \t]*\n)?)/, `$1${line}\n`) : `${base.trimEnd()}\n\n## Changelog\n\n${line}\n`;
+  return /\n## Changelog[ \t]*\n/.test(base)
+    ? base.replace(/(\n## Changelog[ \t]*\n(?:[ \t]*\n)?)/, `$1${line}\n`)
+    : `${base.trimEnd()}\n\n## Changelog\n\n${line}\n`;
 }
 
 /** The archive's path for an active skill's path. */

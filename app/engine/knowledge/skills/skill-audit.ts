@@ -117,9 +117,19 @@ export function auditSkills(skills: readonly AuditedSkill[], events: readonly Tr
     if (ageDays === undefined || ageDays < rules.unusedDays) continue;
     const idle = row.lastUse === undefined ? ageDays : days(new Date(row.lastUse), now);
     if (idle >= rules.unusedDays) {
-      prune.push({ name: s.name, path: s.path, rule: 'unused', reason: row.lastUse === undefined ? `never used in ${ageDays} days` : `unused for ${idle} days (last used ${row.lastUse.slice(0, 10)})` });
+      prune.push({
+        name: s.name,
+        path: s.path,
+        rule: 'unused',
+        reason: row.lastUse === undefined ? `never used in ${ageDays} days` : `unused for ${idle} days (last used ${row.lastUse.slice(0, 10)})`,
+      });
     } else if (row.matches < rules.minMatches) {
-      prune.push({ name: s.name, path: s.path, rule: 'rarely-matched', reason: `matched ${row.matches} time${row.matches === 1 ? '' : 's'} in ${ageDays} days (fewer than ${rules.minMatches})` });
+      prune.push({
+        name: s.name,
+        path: s.path,
+        rule: 'rarely-matched',
+        reason: `matched ${row.matches} time${row.matches === 1 ? '' : 's'} in ${ageDays} days (fewer than ${rules.minMatches})`,
+      });
     }
   }
   return { stats, prune };

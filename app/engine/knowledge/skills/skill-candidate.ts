@@ -103,7 +103,8 @@ const ERROR_NAME = /\b[A-Za-z]*(?:Error|Exception|Warning)\b|\b[A-Z][A-Z0-9]*_[A
 const ERROR_CODE = /\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}|E(?:NOENT|ACCES|PERM|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|EXIST|NOTDIR|ISDIR|MFILE)|TS\d{4})\b/;
 
 /** What an error message looks like: a code (ENOENT, SQLITE_BUSY, TS2345, E0308), or the words errors use. */
-export const ERRORISH = /\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|E[A-Z]{3,}|[A-Z]{2,}\d{3,}|E\d{4})\b|\b(?:error|exception|failed|failure|cannot|can't|could not|not found|denied|refused|timed? ?out|undefined is not|is not a function|no such|invalid|unexpected|panic|traceback|segmentation|locked|conflict)\b/i;
+export const ERRORISH =
+  /\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|E[A-Z]{3,}|[A-Z]{2,}\d{3,}|E\d{4})\b|\b(?:error|exception|failed|failure|cannot|can't|could not|not found|denied|refused|timed? ?out|undefined is not|is not a function|no such|invalid|unexpected|panic|traceback|segmentation|locked|conflict)\b/i;
 
 function byPlan(signals: readonly SignalRecord[]): Map<string, SignalRecord[]> {
   const groups = new Map<string, SignalRecord[]>();
@@ -141,7 +142,8 @@ function repairCandidate(repair: SignalRecord, plan: readonly SignalRecord[]): S
     title: insights[0]?.summary ?? `${repair.signal.plan}: ${last?.summary ?? repair.summary ?? 'a repair'}`,
     problem: last?.text?.happened ?? repair.text?.happened ?? '',
     triggers,
-    rootCause: [last?.text?.cause, ...insights.map((i) => i.text?.cause)].filter((c) => c && !/has not checked it/.test(c)).join('\n\n') || (repair.text?.cause ?? ''),
+    rootCause:
+      [last?.text?.cause, ...insights.map((i) => i.text?.cause)].filter((c) => c && !/has not checked it/.test(c)).join('\n\n') || (repair.text?.cause ?? ''),
     solution: solutionOf(repair, insights),
     verification: repair.text?.happened ?? '',
     tags: [...new Set([...failures, repair, ...insights].flatMap((s) => s.signal.tags))],
@@ -160,8 +162,17 @@ function solutionOf(repair: SignalRecord, insights: readonly SignalRecord[]): st
   const fix = meta(repair, 'fix') as { said?: unknown; added?: unknown } | undefined;
   const said = Array.isArray(fix?.said) ? fix.said.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
   if (said.length > 0) return said[0]!;
-  const added = Array.isArray(fix?.added) ? fix.added.filter((a): a is { file: string; line: string } => typeof (a as { line?: unknown })?.line === 'string' && typeof (a as { file?: unknown })?.file === 'string') : [];
-  return added.length > 0 ? `Add ${added.slice(0, 3).map((a) => `\`${a.line}\` (in \`${a.file}\`)`).join(', ')}.` : '';
+  const added = Array.isArray(fix?.added)
+    ? fix.added.filter(
+        (a): a is { file: string; line: string } => typeof (a as { line?: unknown })?.line === 'string' && typeof (a as { file?: unknown })?.file === 'string',
+      )
+    : [];
+  return added.length > 0
+    ? `Add ${added
+        .slice(0, 3)
+        .map((a) => `\`${a.line}\` (in \`${a.file}\`)`)
+        .join(', ')}.`
+    : '';
 }
 
 function insightCandidate(insight: SignalRecord, plan: readonly SignalRecord[]): SkillCandidate {
@@ -178,10 +189,14 @@ function insightCandidate(insight: SignalRecord, plan: readonly SignalRecord[]):
     places: [place(insight)],
     title: insight.summary ?? 'an insight',
     problem: failures[0]?.text?.happened ?? insight.text?.happened ?? '',
-    triggers: [...new Set([...failures.map((f) => meta(f, 'said')).filter((l): l is string => typeof l === 'string' && ERRORISH.test(l)), ...errorTexts(prose)])],
+    triggers: [
+      ...new Set([...failures.map((f) => meta(f, 'said')).filter((l): l is string => typeof l === 'string' && ERRORISH.test(l)), ...errorTexts(prose)]),
+    ],
     rootCause: failures[failures.length - 1]?.text?.cause ?? '',
     solution: insight.text?.happened ?? '',
-    verification: passed ? `The plan ${insight.signal.plan ?? ''} passed in the run with this fix (${repair ? repair.summary ?? 'a verified repair' : 'the agent reported it on an attempt that passed'}).` : '',
+    verification: passed
+      ? `The plan ${insight.signal.plan ?? ''} passed in the run with this fix (${repair ? (repair.summary ?? 'a verified repair') : 'the agent reported it on an attempt that passed'}).`
+      : '',
     tags: insight.signal.tags,
     evidence: [insight, ...failures, ...(repair ? [repair] : [])].map((s) => s.file),
     facts: { failedBefore: failures.length, toolErrors: failures.reduce((n, f) => n + num(meta(f, 'toolErrors')), 0), verified: passed, prose },
@@ -200,10 +215,15 @@ function lessonCandidate(lesson: LessonRecord, signals: ReadonlyMap<string, Sign
     places,
     title: lesson.title,
     problem: lesson.text.lesson,
-    triggers: [...new Set([...failures.map((f) => meta(f, 'said')).filter((l): l is string => typeof l === 'string' && ERRORISH.test(l)), ...errorTexts(prose)])],
+    triggers: [
+      ...new Set([...failures.map((f) => meta(f, 'said')).filter((l): l is string => typeof l === 'string' && ERRORISH.test(l)), ...errorTexts(prose)]),
+    ],
     rootCause: failures.map((f) => f.text?.cause ?? '').find(Boolean) ?? lesson.text.lesson,
     solution: lesson.text.recommendation,
-    verification: repairs.map((r) => r.summary ?? '').filter(Boolean).join('\n'),
+    verification: repairs
+      .map((r) => r.summary ?? '')
+      .filter(Boolean)
+      .join('\n'),
     tags: lesson.lesson.tags,
     evidence: [lesson.file, ...lesson.evidence],
     facts: { failedBefore: failures.length, toolErrors: failures.reduce((n, f) => n + num(meta(f, 'toolErrors')), 0), verified: repairs.length > 0, prose },
@@ -235,16 +255,26 @@ export function skillCandidates(input: CandidateInput): SkillCandidate[] {
     else for (const insight of group.filter((s) => meta(s, 'reported') === 'agent')) out.push(insightCandidate(insight, group));
   }
   // Repairs of one error are one candidate, pooled across plans and specs (those of other specs too).
-  const elsewhere = input.spec === undefined ? [] : [...byPlan(input.signals.filter((s) => s.signal.spec !== input.spec)).values()].flatMap((group) => {
-    const repair = group.filter((s) => s.signal.type === 'repair').sort((a, b) => num(meta(b, 'attempt')) - num(meta(a, 'attempt')))[0];
-    return repair ? [repairCandidate(repair, group)] : [];
-  });
+  const elsewhere =
+    input.spec === undefined
+      ? []
+      : [...byPlan(input.signals.filter((s) => s.signal.spec !== input.spec)).values()].flatMap((group) => {
+          const repair = group.filter((s) => s.signal.type === 'repair').sort((a, b) => num(meta(b, 'attempt')) - num(meta(a, 'attempt')))[0];
+          return repair ? [repairCandidate(repair, group)] : [];
+        });
   const pooled = poolBySignature(out, elsewhere);
   // When each repair's skill applies: the plans its failure met against every other plan the store knows.
   const evidence = placeEvidence(input.signals);
   for (const c of pooled) {
     if (c.source !== 'repair' || c.signature === undefined) continue;
-    const met = [...new Set(c.evidence.map((e) => byFile.get(e)).filter((r): r is SignalRecord => r?.signal.plan !== undefined).map((r) => placeKey(r.signal.project, r.signal.spec, r.signal.plan!)))];
+    const met = [
+      ...new Set(
+        c.evidence
+          .map((e) => byFile.get(e))
+          .filter((r): r is SignalRecord => r?.signal.plan !== undefined)
+          .map((r) => placeKey(r.signal.project, r.signal.spec, r.signal.plan!)),
+      ),
+    ];
     const learned = appliesWhen(evidence, met, [], [c.signature]);
     if (learned.conditions.length > 0) c.conditions = learned.conditions;
   }
@@ -275,10 +305,11 @@ function poolBySignature(candidates: readonly SkillCandidate[], more: readonly S
       out.push(first);
     }
   }
-  for (const c of more) if (c.signature !== undefined) {
-    const pool = bySignature.get(c.signature);
-    if (pool) merge(pool, c);
-  }
+  for (const c of more)
+    if (c.signature !== undefined) {
+      const pool = bySignature.get(c.signature);
+      if (pool) merge(pool, c);
+    }
   return out;
 }
 

@@ -62,7 +62,11 @@ export function skillDescription(c: SkillCandidate): string {
   const body = fix === '' ? '' : fix.length <= room ? ` → ${fix.replace(/\.?$/, '.')}` : ' → the fix is in the Solution section (too long to quote here).';
   let out = `${head}${body || '.'}`;
   const more = errors.slice(1, 3);
-  for (const use of [more.length > 0 && tech ? `Use when ${more.join(' or ')} appears, working with ${tech}.` : '', tech ? `Use when working with ${tech}.` : '', more.length > 0 ? `Use when ${more.join(' or ')} appears.` : '']) {
+  for (const use of [
+    more.length > 0 && tech ? `Use when ${more.join(' or ')} appears, working with ${tech}.` : '',
+    tech ? `Use when working with ${tech}.` : '',
+    more.length > 0 ? `Use when ${more.join(' or ')} appears.` : '',
+  ]) {
     if (use !== '' && out.length + 1 + use.length <= SKILL_DESCRIPTION_MAX) {
       out = `${out} ${use}`;
       break;
@@ -92,8 +96,11 @@ export function renderSkill(input: SkillDraftInput): string {
   const c = input.candidate;
   const failing = c.triggers.length > 0 ? c.triggers : [];
   const antiPatterns: string[] = [];
-  if (c.facts.failedBefore > 0) antiPatterns.push(`Trying again unchanged: ${c.facts.failedBefore === 1 ? 'an attempt' : `${c.facts.failedBefore} attempts`} failed before the fix${failing[0] ? ` with "${failing[0]}"` : ''}.`);
-  if (c.source === 'lesson') antiPatterns.push('Working around the symptom without the recommendation above: the lesson\'s evidence shows it recurring.');
+  if (c.facts.failedBefore > 0)
+    antiPatterns.push(
+      `Trying again unchanged: ${c.facts.failedBefore === 1 ? 'an attempt' : `${c.facts.failedBefore} attempts`} failed before the fix${failing[0] ? ` with "${failing[0]}"` : ''}.`,
+    );
+  if (c.source === 'lesson') antiPatterns.push("Working around the symptom without the recommendation above: the lesson's evidence shows it recurring.");
   antiPatterns.push('Applying this where the trigger conditions do not hold: the fix answers this cause only.');
   const frontmatter = {
     name: input.name,
@@ -115,8 +122,17 @@ export function renderSkill(input: SkillDraftInput): string {
     problem: c.problem.trim() || c.title,
     triggers: bullets(failing.length > 0 ? failing.map((t) => `"${t}"`) : [c.title]),
     root_cause: c.rootCause.trim() || 'Not recorded in the evidence; the reviewer should state it before merging.',
-    solution: c.solution.trim() || `What the passing attempt changed is in the commits of ${c.spec ?? 'the spec'}${c.plan ? ` plan ${c.plan}` : ''}; harness drafted this skill from the signals, which do not record the change itself.`,
-    verification: [c.verification.trim(), '', 'The gates, when it was extracted:', bullets(input.verdicts.map((v) => `${v.gate}: ${v.pass ? 'PASS' : 'FAIL'} (${v.reason})`))].filter((l, i) => i > 0 || l !== '').join('\n'),
+    solution:
+      c.solution.trim() ||
+      `What the passing attempt changed is in the commits of ${c.spec ?? 'the spec'}${c.plan ? ` plan ${c.plan}` : ''}; harness drafted this skill from the signals, which do not record the change itself.`,
+    verification: [
+      c.verification.trim(),
+      '',
+      'The gates, when it was extracted:',
+      bullets(input.verdicts.map((v) => `${v.gate}: ${v.pass ? 'PASS' : 'FAIL'} (${v.reason})`)),
+    ]
+      .filter((l, i) => i > 0 || l !== '')
+      .join('\n'),
     anti_patterns: bullets(antiPatterns),
     related: bullets(c.evidence.map((e) => `\`${e}\``)),
     changelog: bullets([`1.0.0 (${input.day}): extracted from ${c.source} ${c.id}; gates judged by ${input.judgedBy}`]),

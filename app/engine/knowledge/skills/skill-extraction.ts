@@ -46,7 +46,12 @@ async function verdictsFor(input: ExtractionInput, c: SkillCandidate): Promise<P
     return { verdicts: heuristicVerdicts(c), judgedBy: 'harness', judgeProblem: `the ${input.judge.agent.name} judge failed: ${(e as Error).message}` };
   }
   const parsed = parseVerdicts(answer);
-  if ('problem' in parsed) return { verdicts: heuristicVerdicts(c), judgedBy: 'harness', judgeProblem: `the ${input.judge.agent.name} judge's answer could not be read: ${parsed.problem}` };
+  if ('problem' in parsed)
+    return {
+      verdicts: heuristicVerdicts(c),
+      judgedBy: 'harness',
+      judgeProblem: `the ${input.judge.agent.name} judge's answer could not be read: ${parsed.problem}`,
+    };
   return { verdicts: parsed, judgedBy: input.judge.agent.name };
 }
 
@@ -70,7 +75,14 @@ export async function extractSkills(input: ExtractionInput): Promise<Extraction[
     }
     const duplicate = findDuplicate(c, name, known);
     if (duplicate) {
-      out.push({ candidate: c, ...judged, decision: 'linked', reason: `a duplicate of ${duplicate.entry.kind} ${duplicate.entry.path}: ${duplicate.why}`, name, duplicate: duplicate.entry });
+      out.push({
+        candidate: c,
+        ...judged,
+        decision: 'linked',
+        reason: `a duplicate of ${duplicate.entry.kind} ${duplicate.entry.path}: ${duplicate.why}`,
+        name,
+        duplicate: duplicate.entry,
+      });
       continue;
     }
     const unique = skillName(c, taken);

@@ -22,7 +22,8 @@ export interface GateVerdict {
 export const TRIAL_TOOL_ERRORS = 3;
 
 /** Words of an investigation: what a person or an agent writes when they found it out. */
-const INVESTIGATION = /\b(?:traced|tracing|bisect\w*|debugg\w*|reproduc\w*|root cause|turned out|found that|instrument\w*|profil\w*|stack trace|narrowed|isolated|experiment\w*)\b/i;
+const INVESTIGATION =
+  /\b(?:traced|tracing|bisect\w*|debugg\w*|reproduc\w*|root cause|turned out|found that|instrument\w*|profil\w*|stack trace|narrowed|isolated|experiment\w*)\b/i;
 /** Words of a documentation lookup: the answer was written down already. */
 const LOOKUP = /\b(?:the documentation|the docs|docs say|readme|as documented|according to|the manual|changelog says|migration guide)\b/i;
 /** A path of this project (`src/db.ts`, `app/x/`): a trigger made of these is this project's, not a technology's. */
@@ -32,7 +33,8 @@ const PROJECT_PATH = /(?:^|[\s`'"(])(?:\.{0,2}\/)?[\w.-]+\/[\w./-]+/;
  * it is where the error happened to be met, not what the error is, so it is no reason to call
  * the trigger this project's own.
  */
-const ERROR_MESSAGE = /^(?:[\w.]*(?:Error|Exception)\b|error\b|fatal\b|panic\b)|\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b|\bE(?:NOENT|ACCES|PERM|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|EXIST|NOTDIR|ISDIR|MFILE)\b/;
+const ERROR_MESSAGE =
+  /^(?:[\w.]*(?:Error|Exception)\b|error\b|fatal\b|panic\b)|\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b|\bE(?:NOENT|ACCES|PERM|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|EXIST|NOTDIR|ISDIR|MFILE)\b/;
 
 function quote(text: string, max = 120): string {
   const line = text.split('\n')[0]!.trim();
@@ -45,8 +47,10 @@ function plural(n: number, word: string): string {
 
 function discoveryDepth(c: SkillCandidate): GateVerdict {
   const gate = 'discovery-depth';
-  if (c.facts.failedBefore > 0) return { gate, pass: true, reason: `found by trial and error: ${plural(c.facts.failedBefore, 'failed attempt')} before the one that passed` };
-  if (c.facts.toolErrors >= TRIAL_TOOL_ERRORS) return { gate, pass: true, reason: `found by trial and error: ${plural(c.facts.toolErrors, 'failing tool call')} and retries on the way` };
+  if (c.facts.failedBefore > 0)
+    return { gate, pass: true, reason: `found by trial and error: ${plural(c.facts.failedBefore, 'failed attempt')} before the one that passed` };
+  if (c.facts.toolErrors >= TRIAL_TOOL_ERRORS)
+    return { gate, pass: true, reason: `found by trial and error: ${plural(c.facts.toolErrors, 'failing tool call')} and retries on the way` };
   const investigated = INVESTIGATION.exec(c.facts.prose);
   if (investigated) return { gate, pass: true, reason: `the evidence records an investigation ("${investigated[0]}")` };
   const lookup = LOOKUP.exec(c.facts.prose);
@@ -70,8 +74,14 @@ function plansOf(c: SkillCandidate): string[] {
 function reusability(c: SkillCandidate): GateVerdict {
   const gate = 'reusability';
   const plans = plansOf(c);
-  if (c.requested !== undefined) return { gate, pass: true, reason: `a person asked for it (${c.requested}), though it was seen in ${plans.length === 1 ? 'one plan' : `${plans.length} plans`}` };
-  if (plans.length >= MIN_SKILL_PLANS) return { gate, pass: true, reason: `recurred in ${plans.length} plans: ${plans.slice(0, 3).join('; ')}${plans.length > 3 ? '; …' : ''}` };
+  if (c.requested !== undefined)
+    return {
+      gate,
+      pass: true,
+      reason: `a person asked for it (${c.requested}), though it was seen in ${plans.length === 1 ? 'one plan' : `${plans.length} plans`}`,
+    };
+  if (plans.length >= MIN_SKILL_PLANS)
+    return { gate, pass: true, reason: `recurred in ${plans.length} plans: ${plans.slice(0, 3).join('; ')}${plans.length > 3 ? '; …' : ''}` };
   const where = plans[0] ?? c.places[0] ?? 'one place';
   const general = c.triggers.find((t) => !PROJECT_PATH.test(t) || ERROR_MESSAGE.test(t)) ?? c.signature;
   const why = general !== undefined ? `; its trigger ${quote(general)} may well recur, and a skill is drafted once it does` : '';
@@ -80,13 +90,23 @@ function reusability(c: SkillCandidate): GateVerdict {
 
 function triggerClarity(c: SkillCandidate): GateVerdict {
   const gate = 'trigger-clarity';
-  if (c.triggers.length > 0) return { gate, pass: true, reason: `exact error text recorded: ${quote(c.triggers[0]!)}${c.triggers.length > 1 ? ` and ${c.triggers.length - 1} more` : ''}` };
+  if (c.triggers.length > 0)
+    return {
+      gate,
+      pass: true,
+      reason: `exact error text recorded: ${quote(c.triggers[0]!)}${c.triggers.length > 1 ? ` and ${c.triggers.length - 1} more` : ''}`,
+    };
   return { gate, pass: false, reason: 'no exact error message or symptom recorded (an error code such as ENOENT, or a quoted error line)' };
 }
 
 function verification(c: SkillCandidate): GateVerdict {
   const gate = 'verification';
-  if (c.facts.verified) return { gate, pass: true, reason: c.verification.trim() === '' ? 'the plan passed in the run with the fix' : `tested in the run: ${quote(c.verification)}` };
+  if (c.facts.verified)
+    return {
+      gate,
+      pass: true,
+      reason: c.verification.trim() === '' ? 'the plan passed in the run with the fix' : `tested in the run: ${quote(c.verification)}`,
+    };
   return { gate, pass: false, reason: 'the fix was not shown to work in the run: no attempt passed with it' };
 }
 

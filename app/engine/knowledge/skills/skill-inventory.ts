@@ -20,12 +20,20 @@ export function activeSkills(files: readonly StoreText[]): { skills: AuditedSkil
     if (error) problems.push(`${f.path}:${error.line}: ${error.message}`);
     const since = meta['extracted-on'] ?? meta['approved-on'];
     const day = since !== undefined && /^\d{4}-\d{2}-\d{2}/.test(since) ? new Date(`${since.slice(0, 10)}T00:00:00Z`) : undefined;
-    skills.push({ name: parsed.data?.name ?? m[1]!, path: f.path, ...(day && !Number.isNaN(day.getTime()) ? { since: day } : {}), ...(meta['superseded-by'] ? { supersededBy: meta['superseded-by'] } : {}) });
+    skills.push({
+      name: parsed.data?.name ?? m[1]!,
+      path: f.path,
+      ...(day && !Number.isNaN(day.getTime()) ? { since: day } : {}),
+      ...(meta['superseded-by'] ? { supersededBy: meta['superseded-by'] } : {}),
+    });
   }
   return { skills, problems };
 }
 
 /** Every trajectory line of the store, oldest file first. */
 export function storeTrajectory(files: readonly StoreText[]): TrajectoryEvent[] {
-  return files.filter((f) => TRAJECTORY.test(f.path)).sort((a, b) => a.path.localeCompare(b.path)).flatMap((f) => parseTrajectory(f.text));
+  return files
+    .filter((f) => TRAJECTORY.test(f.path))
+    .sort((a, b) => a.path.localeCompare(b.path))
+    .flatMap((f) => parseTrajectory(f.text));
 }

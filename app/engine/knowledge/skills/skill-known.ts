@@ -44,7 +44,11 @@ export function knownEntries(files: readonly StoreText[]): KnownEntry[] {
     if (f.path.startsWith('lessons/') && f.path.endsWith('.lesson.md')) {
       const read = readLesson(f.path, f.text);
       const name = f.path.slice(f.path.lastIndexOf('/') + 1).replace(/\.lesson\.md$/, '');
-      out.push('problem' in read ? { path: f.path, kind: 'lesson', name, text: f.text, evidence: citedSignals(f.text) } : { path: f.path, kind: 'lesson', name, text: [read.title, read.text.when].join('\n'), evidence: read.evidence });
+      out.push(
+        'problem' in read
+          ? { path: f.path, kind: 'lesson', name, text: f.text, evidence: citedSignals(f.text) }
+          : { path: f.path, kind: 'lesson', name, text: [read.title, read.text.when].join('\n'), evidence: read.evidence },
+      );
       continue;
     }
     const decision = DECISION.exec(f.path);

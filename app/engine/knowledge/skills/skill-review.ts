@@ -52,7 +52,10 @@ export function closingCandidates(comments: readonly ReviewComment[], closedAt: 
   const out: { reason: string; by: string }[] = [];
   for (const c of [...comments].reverse()) {
     if (c.authorType !== 'User' || Date.parse(c.createdAt) > until || /^\s*\/harness\b/.test(c.body)) continue;
-    const text = c.body.replace(/<!--[\s\S]*?-->/g, ' ').replace(/\s+/g, ' ').trim();
+    const text = c.body
+      .replace(/<!--[\s\S]*?-->/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (text === '') continue;
     out.push({ reason: text.length > MAX_REASON ? `${text.slice(0, MAX_REASON - 1)}…` : text, by: c.author });
   }
@@ -79,7 +82,15 @@ export interface ReviewRecord {
  */
 export async function reviewFiles(record: ReviewRecord, read: (path: string) => Promise<string | undefined>): Promise<{ path: string; text: string }[]> {
   const files: { path: string; text: string }[] = [];
-  const event = reviewEvent({ at: record.at, project: record.project, type: record.type, name: record.name, pr: record.pr, by: record.by, ...(record.reason ? { reason: record.reason } : {}) });
+  const event = reviewEvent({
+    at: record.at,
+    project: record.project,
+    type: record.type,
+    name: record.name,
+    pr: record.pr,
+    by: record.by,
+    ...(record.reason ? { reason: record.reason } : {}),
+  });
   const log = trajectoryPath(record.at);
   const appended = appendTrajectory(await read(log), [event]);
   if (appended !== undefined) files.push({ path: log, text: appended });

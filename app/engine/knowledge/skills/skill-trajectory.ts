@@ -36,13 +36,16 @@ export function extractionEvents(extractions: readonly Extraction[], b: Omit<Ski
 }
 
 /** A skill PR merged (`approval`) or closed unmerged (`rejection`, with the closing comment's reason). */
-export function reviewEvent(input: SkillEventBase & { type: 'approval' | 'rejection'; name: string; pr: number; reason?: string; by: string }): TrajectoryEvent {
+export function reviewEvent(
+  input: SkillEventBase & { type: 'approval' | 'rejection'; name: string; pr: number; reason?: string; by: string },
+): TrajectoryEvent {
   return {
     ...base(input),
     type: input.type,
     entry: input.type === 'approval' ? `skills/${input.name}/SKILL.md` : `skills-archived/${input.name}/SKILL.md`,
     title: input.name,
-    why: input.type === 'approval' ? `merged by @${input.by} in #${input.pr}` : `closed by @${input.by} in #${input.pr}${input.reason ? `: ${input.reason}` : ''}`,
+    why:
+      input.type === 'approval' ? `merged by @${input.by} in #${input.pr}` : `closed by @${input.by} in #${input.pr}${input.reason ? `: ${input.reason}` : ''}`,
     pr: input.pr,
     ...(input.reason ? { reason: input.reason } : {}),
     key: `review/${input.pr}/${input.type}`,

@@ -38,7 +38,11 @@ interface Checked<K extends SpikeKind> {
 const PLACEHOLDER = /(?<!\$)\{\{\s*[A-Za-z][A-Za-z0-9_.-]*\s*\}\}/;
 
 function checkRecord<K extends SpikeKind>(kind: K, path: string, text: string | undefined, values: Record<string, unknown>): Checked<K> {
-  if (text === undefined) return { path, problems: [problem(path, 1, 'field-missing', `${path} is missing; write it (see templates/spike/${path.slice(path.lastIndexOf('/') + 1)})`)] };
+  if (text === undefined)
+    return {
+      path,
+      problems: [problem(path, 1, 'field-missing', `${path} is missing; write it (see templates/spike/${path.slice(path.lastIndexOf('/') + 1)})`)],
+    };
   const edited = setFrontmatter(path, text, values);
   if (!edited.ok) return { path, text, problems: [edited.problem] };
   const parsed = parseKnowledge(kind, path, edited.text);
@@ -47,7 +51,14 @@ function checkRecord<K extends SpikeKind>(kind: K, path: string, text: string | 
     const at = parsed.body.split('\n').findIndex((l) => PLACEHOLDER.test(l));
     if (at !== -1) {
       const found = PLACEHOLDER.exec(parsed.body.split('\n')[at]!)![0];
-      problems.push(problem(path, (parsed.bodyLine ?? 1) + at, 'field-value', `the template placeholder ${found} is still there; replace it with what belongs in that section`));
+      problems.push(
+        problem(
+          path,
+          (parsed.bodyLine ?? 1) + at,
+          'field-value',
+          `the template placeholder ${found} is still there; replace it with what belongs in that section`,
+        ),
+      );
     }
   }
   const out: Checked<K> = { path, text: edited.text, problems };
@@ -68,10 +79,23 @@ function identityKeys(identity: SpikeIdentity): Record<string, unknown> {
 }
 
 /** The question's record (HYPOTHESIS.md as the spike was opened with it), read back into who the spike is. */
-export function readSpikeIdentity(folder: string, text: string | undefined): { ok: true; identity: SpikeIdentity; status: Hypothesis['status'] } | { ok: false; problems: Problem[] } {
+export function readSpikeIdentity(
+  folder: string,
+  text: string | undefined,
+): { ok: true; identity: SpikeIdentity; status: Hypothesis['status'] } | { ok: false; problems: Problem[] } {
   const path = spikeFile(folder, SPIKE_FILES.hypothesis);
   if (text === undefined) {
-    return { ok: false, problems: [problem(path, 1, 'field-missing', `${path} is missing: a spike starts from its question, recorded there when it is opened (harness spike "<question>", or /harness spike)`)] };
+    return {
+      ok: false,
+      problems: [
+        problem(
+          path,
+          1,
+          'field-missing',
+          `${path} is missing: a spike starts from its question, recorded there when it is opened (harness spike "<question>", or /harness spike)`,
+        ),
+      ],
+    };
   }
   const parsed = parseKnowledge('hypothesis', path, text);
   const errors = parsed.problems.filter((p) => p.severity === 'error');
@@ -106,7 +130,11 @@ export function checkSpikeDesign(input: DesignInput): DesignResult {
     status: 'running',
     created: identity.created,
   });
-  const experiment = checkRecord('experiment', spikeFile(folder, SPIKE_FILES.experiment), input.experiment, { ...identityKeys(identity), started: input.now, finished: undefined });
+  const experiment = checkRecord('experiment', spikeFile(folder, SPIKE_FILES.experiment), input.experiment, {
+    ...identityKeys(identity),
+    started: input.now,
+    finished: undefined,
+  });
   if (experiment.data && experiment.data.time_box_minutes > input.maxMinutes) {
     experiment.problems.push(
       problem(
@@ -157,7 +185,11 @@ export function checkSpikeDecision(input: DecisionInput): DecisionResult {
     status: 'concluded',
     created: identity.created,
   });
-  const experiment = checkRecord('experiment', spikeFile(folder, SPIKE_FILES.experiment), input.experiment, { ...identityKeys(identity), started: input.started, finished: input.now });
+  const experiment = checkRecord('experiment', spikeFile(folder, SPIKE_FILES.experiment), input.experiment, {
+    ...identityKeys(identity),
+    started: input.started,
+    finished: input.now,
+  });
   const decision = checkRecord('decision', spikeFile(folder, SPIKE_FILES.decision), input.decision, { ...identityKeys(identity), decided: input.now });
 
   if (experiment.data && experiment.body !== undefined) {
@@ -166,7 +198,12 @@ export function checkSpikeDecision(input: DecisionInput): DecisionResult {
       for (const c of experiment.data.criteria) {
         if (!new RegExp(`(^|[^A-Za-z0-9_.-])${escape(c.id)}([^A-Za-z0-9_.-]|$)`).test(results.content)) {
           experiment.problems.push(
-            problem(experiment.path, results.line, 'field-value', `"## Results" does not report the criterion "${c.id}" (${c.measure}): give what was measured against its target, ${c.target}`),
+            problem(
+              experiment.path,
+              results.line,
+              'field-value',
+              `"## Results" does not report the criterion "${c.id}" (${c.measure}): give what was measured against its target, ${c.target}`,
+            ),
           );
         }
       }
@@ -174,7 +211,14 @@ export function checkSpikeDecision(input: DecisionInput): DecisionResult {
   }
   const resultsDir = spikeFile(folder, SPIKE_FILES.results);
   if (input.results.length === 0) {
-    decision.problems.push(problem(resultsDir, 1, 'field-missing', `${resultsDir}/ holds no file: save the experiment's raw output there (logs, measurements), which the evidence cites`));
+    decision.problems.push(
+      problem(
+        resultsDir,
+        1,
+        'field-missing',
+        `${resultsDir}/ holds no file: save the experiment's raw output there (logs, measurements), which the evidence cites`,
+      ),
+    );
   }
   return { hypothesis, experiment, decision, problems: [...hypothesis.problems, ...experiment.problems, ...decision.problems] };
 }

@@ -57,7 +57,10 @@ function withoutComments(text: string): string {
 }
 
 function stageOf(title: string): SpikeStage | undefined {
-  const t = title.toLowerCase().replace(/[:.]+$/, '').trim();
+  const t = title
+    .toLowerCase()
+    .replace(/[:.]+$/, '')
+    .trim();
   return SPIKE_STAGES.find((s) => HEADING[s].toLowerCase() === t);
 }
 
@@ -79,7 +82,10 @@ export function parseSpikeInstructions(file: string, input: string): ParsedInstr
     const heading = fence === undefined && !f ? HEADING_LINE.exec(text) : null;
     const stage = heading ? stageOf(heading[1]!) : undefined;
     if (stage) {
-      if (starts.has(stage)) problems.push(problem(file, line, 'field-value', `"## ${HEADING[stage]}" appears a second time (first on line ${starts.get(stage)}); keep one section per stage`));
+      if (starts.has(stage))
+        problems.push(
+          problem(file, line, 'field-value', `"## ${HEADING[stage]}" appears a second time (first on line ${starts.get(stage)}); keep one section per stage`),
+        );
       else starts.set(stage, line);
       current = stage;
       return;
@@ -87,7 +93,8 @@ export function parseSpikeInstructions(file: string, input: string): ParsedInstr
     for (const m of text.matchAll(PLACEHOLDER)) {
       const name = m[1]!;
       if ((RUN_PLACEHOLDERS as readonly string[]).includes(name)) {
-        if (current !== 'run') problems.push(problem(file, line, 'field-value', `{{${name}}} is known only when the experiment has been designed: use it under "## Run"`));
+        if (current !== 'run')
+          problems.push(problem(file, line, 'field-value', `{{${name}}} is known only when the experiment has been designed: use it under "## Run"`));
       } else if (!(SPIKE_PLACEHOLDERS as readonly string[]).includes(name)) {
         const known = [...SPIKE_PLACEHOLDERS, ...RUN_PLACEHOLDERS].map((p) => `{{${p}}}`).join(', ');
         problems.push(problem(file, line, 'field-value', `{{${name}}} is not a placeholder harness fills; the known ones are ${known}`));
@@ -97,13 +104,28 @@ export function parseSpikeInstructions(file: string, input: string): ParsedInstr
   });
   for (const stage of SPIKE_STAGES) {
     if (!starts.has(stage)) {
-      problems.push(problem(file, 1, 'field-missing', `no "## ${HEADING[stage]}" section: it holds what the agent does in the ${stage} stage of a spike (see templates/agents/spike.md)`));
+      problems.push(
+        problem(
+          file,
+          1,
+          'field-missing',
+          `no "## ${HEADING[stage]}" section: it holds what the agent does in the ${stage} stage of a spike (see templates/agents/spike.md)`,
+        ),
+      );
     }
   }
   if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => a.line - b.line) };
-  const tidy = (part: string[]) => part.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const tidy = (part: string[]) =>
+    part
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
   for (const stage of SPIKE_STAGES) {
-    if (tidy(parts[stage]) === '') return { ok: false, problems: [problem(file, starts.get(stage)!, 'field-value', `the section "## ${HEADING[stage]}" is empty; say what the agent does in this stage`)] };
+    if (tidy(parts[stage]) === '')
+      return {
+        ok: false,
+        problems: [problem(file, starts.get(stage)!, 'field-value', `the section "## ${HEADING[stage]}" is empty; say what the agent does in this stage`)],
+      };
   }
   return { ok: true, instructions: { file, preamble: tidy(parts.preamble), stages: { design: tidy(parts.design), run: tidy(parts.run) } } };
 }

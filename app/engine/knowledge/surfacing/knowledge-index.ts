@@ -155,12 +155,21 @@ function sectionText(body: string, bodyLine: number, ...titles: string[]): strin
 /** The first paragraph of a section: what to do, without where it came from (lesson-draft.ts writes the fix, then its source). */
 function firstParagraph(body: string, bodyLine: number, title: string): string {
   const content = findSection(sections(body, bodyLine), title)?.content ?? '';
-  return prose(content.replace(/<!--[\s\S]*?-->/g, '').trim().split(/\n[ \t]*\n/)[0] ?? '');
+  return prose(
+    content
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .trim()
+      .split(/\n[ \t]*\n/)[0] ?? '',
+  );
 }
 
 /** What an entry is about, as a brief says "when …": its errors (signatures), else its first sentence. */
 function triggerOf(signatures: readonly string[] | undefined, fallback: string): string {
-  if (signatures && signatures.length > 0) return signatures.slice(0, 2).map((s) => `\`${s.replace(/`/g, "'")}\``).join(' or ');
+  if (signatures && signatures.length > 0)
+    return signatures
+      .slice(0, 2)
+      .map((s) => `\`${s.replace(/`/g, "'")}\``)
+      .join(' or ');
   return fallback;
 }
 
@@ -173,7 +182,9 @@ function lessonDraft(path: string, data: Lesson, body: string, bodyLine: number)
   const [lesson, when, recommendation, evidence] = sectionText(body, bodyLine, 'Lesson', 'When this applies', 'Recommendation', 'Evidence');
   const name = path.slice(path.lastIndexOf('/') + 1, -'.lesson.md'.length).replace(/-/g, ' ');
   const conditions = conditionsOf(data.applies_when);
-  const stale = [...(findSection(sections(body, bodyLine), 'Superseded')?.content ?? '').matchAll(/^\s*[-*]\s+Until (\d{4}-\d{2}-\d{2})\b/gm)].map((m) => m[1]!);
+  const stale = [...(findSection(sections(body, bodyLine), 'Superseded')?.content ?? '').matchAll(/^\s*[-*]\s+Until (\d{4}-\d{2}-\d{2})\b/gm)].map(
+    (m) => m[1]!,
+  );
   return {
     ...(stale.length > 0 ? { superseded: stale } : {}),
     entry: {
@@ -197,10 +208,15 @@ function lessonDraft(path: string, data: Lesson, body: string, bodyLine: number)
 function skillDraft(path: string, data: Skill, body: string, bodyLine: number): Draft {
   const [whenToUse] = sectionText(body, bodyLine, 'Trigger conditions');
   const metaTags = (data.metadata?.tags ?? '').split(/[\s,]+/).filter(Boolean);
-  const signatures = (data.metadata?.signatures ?? '').split('\n').map((s) => s.trim()).filter(Boolean);
+  const signatures = (data.metadata?.signatures ?? '')
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const conditions = parseConditionList(data.metadata?.['applies-when'] ?? '').conditions;
   const solution = firstParagraph(body, bodyLine, 'Solution');
-  const since = [data.metadata?.['updated-on'], data.metadata?.['extracted-on'], data.metadata?.['approved-on']].find((d) => d !== undefined && /^\d{4}-\d{2}-\d{2}/.test(d));
+  const since = [data.metadata?.['updated-on'], data.metadata?.['extracted-on'], data.metadata?.['approved-on']].find(
+    (d) => d !== undefined && /^\d{4}-\d{2}-\d{2}/.test(d),
+  );
   return {
     ...(since !== undefined ? { since: since.slice(0, 10) } : {}),
     entry: {
@@ -250,7 +266,8 @@ function draftOf(file: KnowledgeFile, kind: SurfacedKind, problems: Problem[]): 
   const body = parsed.body ?? '';
   const bodyLine = parsed.bodyLine ?? 1;
   // A lesson retired by the holdout comparison (holdout/retirement.ts) stays on record for reflection, and is never offered again.
-  if (kind === 'lesson') return (parsed.data as Lesson).metadata?.retired !== undefined ? undefined : lessonDraft(file.path, parsed.data as Lesson, body, bodyLine);
+  if (kind === 'lesson')
+    return (parsed.data as Lesson).metadata?.retired !== undefined ? undefined : lessonDraft(file.path, parsed.data as Lesson, body, bodyLine);
   if (kind === 'skill') return skillDraft(file.path, parsed.data as Skill, body, bodyLine);
   const gene = parsed.data as Gene;
   // A deprecated gene was found wanting: it stays on record and is never offered again.
@@ -353,10 +370,18 @@ function withoutStaleSkills(drafts: readonly Draft[], problems: Problem[]): Draf
   return drafts.filter((d) => {
     if (d.entry.kind !== 'skill') return true;
     // The same day counts as before: a day is all a Superseded line says, and a skill of that error written after it would be a duplicate of the lesson, never extracted.
-    const stale = (d.entry.signatures ?? []).map((sig) => ({ sig, by: latest.get(sig) })).find((x) => x.by !== undefined && (d.since === undefined || d.since <= x.by.day));
+    const stale = (d.entry.signatures ?? [])
+      .map((sig) => ({ sig, by: latest.get(sig) }))
+      .find((x) => x.by !== undefined && (d.since === undefined || d.since <= x.by.day));
     if (!stale) return true;
     problems.push(
-      problem(d.entry.path, 1, 'superseded-fix', `its fix for \`${stale.sig}\` went stale: ${stale.by!.path} gave it a newer one on ${stale.by!.day}; it is not surfaced until it is brought up to date (metadata updated-on) or archived`, 'warning'),
+      problem(
+        d.entry.path,
+        1,
+        'superseded-fix',
+        `its fix for \`${stale.sig}\` went stale: ${stale.by!.path} gave it a newer one on ${stale.by!.day}; it is not surfaced until it is brought up to date (metadata updated-on) or archived`,
+        'warning',
+      ),
     );
     return false;
   });

@@ -149,7 +149,8 @@ function fileMatches(index: KnowledgeIndex, files: readonly string[], found: Map
 function why(entry: IndexedEntry, match: Match | undefined, triggerWords: string[], similarity: number): string {
   const parts: string[] = [];
   if (match?.signature !== undefined) parts.push(`the error of its earlier attempt: ${match.signature}`);
-  if (match?.condition !== undefined) parts.push(`a plan ${describeCondition(match.condition.condition)}: ${Math.round(match.condition.chance * 100)}% likely to meet it`);
+  if (match?.condition !== undefined)
+    parts.push(`a plan ${describeCondition(match.condition.condition)}: ${Math.round(match.condition.chance * 100)}% likely to meet it`);
   if (match && match.tags.length > 0) {
     const tags = [...match.tags].sort((a, b) => a - b).map((k) => entry.tags[k]!.tag);
     parts.push(`tags ${tags.join(', ')}${tags.length < entry.tags.length ? ` (${tags.length} of ${entry.tags.length})` : ''}`);
@@ -262,9 +263,13 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
     const condition = match?.condition !== undefined ? CONDITION_WEIGHT * match.condition.chance : 0;
     // The error met, or a condition met; knowledge that says when it applies and whose conditions the plan does not meet does not apply before the first attempt.
     // Without conditions, the entry's own words must meet the plan's: half its tags, or a close text with many of its trigger words. A file alone never does.
-    const applies = signature > 0 || condition > 0 || (entry.conditions === undefined && (tagShare >= TAG_GATE || (similarity[i]! >= TEXT_GATE && trigger[i]! >= TRIGGER_GATE)));
+    const applies =
+      signature > 0 ||
+      condition > 0 ||
+      (entry.conditions === undefined && (tagShare >= TAG_GATE || (similarity[i]! >= TEXT_GATE && trigger[i]! >= TRIGGER_GATE)));
     if (!applies) continue;
-    const score = entry.weight * (signature + condition + TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i]! + TEXT_WEIGHT * similarity[i]!);
+    const score =
+      entry.weight * (signature + condition + TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i]! + TEXT_WEIGHT * similarity[i]!);
     if (score >= MIN_SCORE) scored.push({ index: i, score });
   }
   scored.sort((a, b) => b.score - a.score || (index.entries[a.index]!.path < index.entries[b.index]!.path ? -1 : 1));
@@ -288,7 +293,10 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
     if (out.length >= options.maxEntries || c.score < floor) break;
     const entry = index.entries[c.index]!;
     if (!balance.admits(entry)) continue;
-    const fixKey = entry.text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+    const fixKey = entry.text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
     if ((entry.signatures ?? []).some((sig) => saidErrors.has(sig)) || (fixKey !== '' && saidFixes.has(fixKey))) continue;
     const chosen: SurfacedEntry = {
       path: entry.path,

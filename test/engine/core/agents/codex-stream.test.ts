@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { codexLimitOf, cliTimeZone, tryAgainAt } from '../../../../app/engine/core/agents/codex-limit.js';
-import { codexTurns, describeCodexEvent, isAction, isMessage, parseCodexLine, priced, rolloutUsage, runUsage, usageSince } from '../../../../app/engine/core/agents/codex-stream.js';
+import {
+  codexTurns,
+  describeCodexEvent,
+  isAction,
+  isMessage,
+  parseCodexLine,
+  priced,
+  rolloutUsage,
+  runUsage,
+  usageSince,
+} from '../../../../app/engine/core/agents/codex-stream.js';
 import { rateLimitOf } from '../../../../app/engine/core/agents/rate-limit.js';
 
 /** Lines `codex exec --json` (@openai/codex 0.171.0) printed, as they were, against a Responses API on 127.0.0.1. */
@@ -8,23 +18,27 @@ const REAL = {
   thread: '{"type":"thread.started","thread_id":"01a21e45-911c-76b3-a22b-47dd41b3e98a"}',
   turn: '{"type":"turn.started"}',
   message: '{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"All done. HARNESS test"}}',
-  completed: '{"type":"turn.completed","usage":{"input_tokens":2400,"cached_input_tokens":400,"cache_write_input_tokens":0,"output_tokens":100,"reasoning_output_tokens":20}}',
+  completed:
+    '{"type":"turn.completed","usage":{"input_tokens":2400,"cached_input_tokens":400,"cache_write_input_tokens":0,"output_tokens":100,"reasoning_output_tokens":20}}',
   commandStarted:
     '{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"/bin/bash -lc \'echo hi > hello.txt && ls && false\'","aggregated_output":"","exit_code":null,"status":"in_progress"}}',
   commandFailed:
     '{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"/bin/bash -lc \'echo hi > hello.txt && ls && false\'","aggregated_output":"hello.txt\\n","exit_code":1,"status":"failed"}}',
-  fileChange: '{"type":"item.completed","item":{"id":"item_1","type":"file_change","changes":[{"path":"/tmp/codex/lab/work/added.txt","kind":"add"}],"status":"completed"}}',
+  fileChange:
+    '{"type":"item.completed","item":{"id":"item_1","type":"file_change","changes":[{"path":"/tmp/codex/lab/work/added.txt","kind":"add"}],"status":"completed"}}',
   mcpStarted:
     '{"type":"item.started","item":{"id":"item_0","type":"mcp_tool_call","server":"harness","tool":"harness_worker_report","arguments":{"type":"progress_update","message":"hello from mock"},"result":null,"error":null,"status":"in_progress"}}',
   mcpCompleted:
     '{"type":"item.completed","item":{"id":"item_0","type":"mcp_tool_call","server":"harness","tool":"harness_worker_report","arguments":{"type":"progress_update","message":"hello from mock"},"result":{"content":[{"type":"text","text":"recorded"}],"structured_content":null},"error":null,"status":"completed"}}',
   mcpRefused:
     '{"type":"item.completed","item":{"id":"item_0","type":"mcp_tool_call","server":"harness","tool":"harness_worker_report","arguments":{"type":"progress_update","message":"hello from mock"},"result":null,"error":{"message":"MCP tool call requires approval, but approval policy is never"},"status":"failed"}}',
-  reconnect: '{"type":"error","message":"Reconnecting... 2/5 (stream disconnected before completion: failed to lookup address information: Name does not resolve)"}',
+  reconnect:
+    '{"type":"error","message":"Reconnecting... 2/5 (stream disconnected before completion: failed to lookup address information: Name does not resolve)"}',
   errorItem:
     '{"type":"item.completed","item":{"id":"item_0","type":"error","message":"Falling back from WebSockets to HTTPS transport. stream disconnected before completion: failed to lookup address information: Name does not resolve"}}',
   missingKey: '{"type":"turn.failed","error":{"message":"Missing environment variable: `OPENAI_API_KEY`."}}',
-  unauthorized: '{"type":"turn.failed","error":{"message":"unexpected status 401 Unauthorized: Incorrect API key provided: sk-test., url: http://127.0.0.1:18080/v1/responses"}}',
+  unauthorized:
+    '{"type":"turn.failed","error":{"message":"unexpected status 401 Unauthorized: Incorrect API key provided: sk-test., url: http://127.0.0.1:18080/v1/responses"}}',
   quota: '{"type":"turn.failed","error":{"message":"Quota exceeded. Check your plan and billing details."}}',
   retries: '{"type":"turn.failed","error":{"message":"exceeded retry limit, last status: 429 Too Many Requests"}}',
   tokenCount:
@@ -34,7 +48,8 @@ const REAL = {
 /** The usage-limit messages of 0.171.0 for a reset at 2026-11-27T19:34Z (and a day later for pro), by plan, in TZ=UTC and TZ=America/New_York. */
 const LIMITS = {
   plus: 'You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 7:34 PM.',
-  plusNewYork: 'You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 2:34 PM.',
+  plusNewYork:
+    'You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 2:34 PM.',
   pro: 'You’ve hit your usage limit. Visit https://chatgpt.com/settings/usage to purchase more credits or try again at Nov 28th, 2026 7:34 PM.',
   team: 'You’ve hit your usage limit. To get more access now, send a request to your admin or try again at 7:34 PM.',
   free: 'You’ve hit your usage limit. Upgrade to Plus to continue using Codex (https://chatgpt.com/explore/plus), or try again at 7:34 PM.',
@@ -46,21 +61,47 @@ describe('the JSONL of codex exec --json (0.171.0)', () => {
   it('reads the thread, the items, the usage and the failures as the CLI prints them', () => {
     expect(parseCodexLine(REAL.thread)).toEqual([{ type: 'thread', threadId: '01a21e45-911c-76b3-a22b-47dd41b3e98a' }]);
     expect(parseCodexLine(REAL.turn)).toEqual([]);
-    expect(parseCodexLine(REAL.message)).toEqual([{ type: 'item', phase: 'completed', item: { kind: 'agent_message', id: 'item_0', text: 'All done. HARNESS test' } }]);
+    expect(parseCodexLine(REAL.message)).toEqual([
+      { type: 'item', phase: 'completed', item: { kind: 'agent_message', id: 'item_0', text: 'All done. HARNESS test' } },
+    ]);
     expect(parseCodexLine(REAL.completed)).toEqual([{ type: 'turn_completed', usage: { inputTokens: 2400, cachedInputTokens: 400, outputTokens: 100 } }]);
     expect(parseCodexLine(REAL.commandFailed)).toEqual([
-      { type: 'item', phase: 'completed', item: { kind: 'command_execution', id: 'item_0', command: "/bin/bash -lc 'echo hi > hello.txt && ls && false'", exitCode: 1, status: 'failed', output: 'hello.txt\n' } },
+      {
+        type: 'item',
+        phase: 'completed',
+        item: {
+          kind: 'command_execution',
+          id: 'item_0',
+          command: "/bin/bash -lc 'echo hi > hello.txt && ls && false'",
+          exitCode: 1,
+          status: 'failed',
+          output: 'hello.txt\n',
+        },
+      },
     ]);
     expect(parseCodexLine(REAL.mcpRefused)).toEqual([
       {
         type: 'item',
         phase: 'completed',
-        item: { kind: 'mcp_tool_call', id: 'item_0', server: 'harness', tool: 'harness_worker_report', arguments: { type: 'progress_update', message: 'hello from mock' }, status: 'failed', text: '', error: 'MCP tool call requires approval, but approval policy is never' },
+        item: {
+          kind: 'mcp_tool_call',
+          id: 'item_0',
+          server: 'harness',
+          tool: 'harness_worker_report',
+          arguments: { type: 'progress_update', message: 'hello from mock' },
+          status: 'failed',
+          text: '',
+          error: 'MCP tool call requires approval, but approval policy is never',
+        },
       },
     ]);
     expect(parseCodexLine(REAL.mcpCompleted)[0]).toMatchObject({ item: { status: 'completed', text: 'recorded' } });
-    expect(parseCodexLine(REAL.reconnect)).toEqual([{ type: 'error', message: 'Reconnecting... 2/5 (stream disconnected before completion: failed to lookup address information: Name does not resolve)' }]);
-    expect(parseCodexLine(REAL.unauthorized)).toEqual([{ type: 'turn_failed', message: 'unexpected status 401 Unauthorized: Incorrect API key provided: sk-test., url: http://127.0.0.1:18080/v1/responses' }]);
+    expect(parseCodexLine(REAL.reconnect)).toEqual([
+      { type: 'error', message: 'Reconnecting... 2/5 (stream disconnected before completion: failed to lookup address information: Name does not resolve)' },
+    ]);
+    expect(parseCodexLine(REAL.unauthorized)).toEqual([
+      { type: 'turn_failed', message: 'unexpected status 401 Unauthorized: Incorrect API key provided: sk-test., url: http://127.0.0.1:18080/v1/responses' },
+    ]);
     expect(parseCodexLine('Reading additional input from stdin...')).toEqual([]);
     expect(parseCodexLine('{"type":"item.plan.delta","item_id":"x","delta":"…"}')).toEqual([]);
   });
@@ -74,7 +115,9 @@ describe('the JSONL of codex exec --json (0.171.0)', () => {
     expect(said(REAL.mcpStarted)).toEqual([undefined]);
     expect(said(REAL.mcpCompleted)).toEqual([undefined]);
     expect(said(REAL.mcpRefused)).toEqual(['tool error: MCP tool call requires approval, but approval policy is never']);
-    expect(said(REAL.errorItem)).toEqual(['codex: Falling back from WebSockets to HTTPS transport. stream disconnected before completion: failed to lookup address information: Name does not resolve']);
+    expect(said(REAL.errorItem)).toEqual([
+      'codex: Falling back from WebSockets to HTTPS transport. stream disconnected before completion: failed to lookup address information: Name does not resolve',
+    ]);
     expect(said(REAL.message)).toEqual(['All done. HARNESS test']);
   });
 
@@ -120,8 +163,12 @@ describe("the Codex CLI's usage-limit words (0.171.0)", () => {
   it('a time already past today is tomorrow; an API key out of credit or a 429 given up on is a limit with no reset', () => {
     expect(tryAgainAt('try again at 6:00 AM.', NOW, 'UTC')).toEqual(new Date('2026-11-28T06:00:00Z'));
     expect(tryAgainAt('try again at 12:05 AM.', NOW, 'UTC')).toEqual(new Date('2026-11-28T00:05:00Z'));
-    expect(codexLimitOf(parseCodexLine(REAL.quota).map((e) => (e.type === 'turn_failed' ? e.message : ''))[0]!, NOW, 'UTC')).toEqual({ evidence: 'Quota exceeded. Check your plan and billing details.' });
-    expect(codexLimitOf('exceeded retry limit, last status: 429 Too Many Requests', NOW, 'UTC')).toEqual({ evidence: 'exceeded retry limit, last status: 429 Too Many Requests' });
+    expect(codexLimitOf(parseCodexLine(REAL.quota).map((e) => (e.type === 'turn_failed' ? e.message : ''))[0]!, NOW, 'UTC')).toEqual({
+      evidence: 'Quota exceeded. Check your plan and billing details.',
+    });
+    expect(codexLimitOf('exceeded retry limit, last status: 429 Too Many Requests', NOW, 'UTC')).toEqual({
+      evidence: 'exceeded retry limit, last status: 429 Too Many Requests',
+    });
     expect(codexLimitOf('unexpected status 401 Unauthorized: Incorrect API key provided', NOW, 'UTC')).toBeUndefined();
     expect(codexLimitOf('Missing environment variable: `OPENAI_API_KEY`.', NOW, 'UTC')).toBeUndefined();
   });
@@ -129,7 +176,9 @@ describe("the Codex CLI's usage-limit words (0.171.0)", () => {
   it("the worker reads the codex agent's reason as a pause, with the exact reset the agent worked out", () => {
     const reason = `the codex agent failed: codex stopped at the model's usage limit: ${LIMITS.plus} (resets 2026-11-27T19:34:00.000Z)`;
     expect(rateLimitOf(reason, NOW)).toEqual({ resetsAt: new Date('2026-11-27T19:34:00.000Z'), evidence: LIMITS.plus });
-    expect(rateLimitOf("the codex agent failed: codex stopped at the model's usage limit: Quota exceeded. Check your plan and billing details.", NOW)).toEqual({ evidence: 'Quota exceeded. Check your plan and billing details.' });
+    expect(rateLimitOf("the codex agent failed: codex stopped at the model's usage limit: Quota exceeded. Check your plan and billing details.", NOW)).toEqual({
+      evidence: 'Quota exceeded. Check your plan and billing details.',
+    });
     expect(rateLimitOf('Disk quota exceeded.', NOW)).toBeUndefined();
   });
 

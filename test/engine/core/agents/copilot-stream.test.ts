@@ -40,14 +40,24 @@ describe('Copilot CLI --output-format json', () => {
 
   it("names an MCP tool by the server's own tool name, keeps the harness server's calls quiet, and reads a failed call's error", () => {
     const [start] = parseCopilotLine(mcpStart!);
-    expect(start).toEqual({ type: 'tool_use', id: 'call_m', name: 'harness_worker_report', input: { type: 'progress_update', message: 'halfway' }, server: 'harness' });
+    expect(start).toEqual({
+      type: 'tool_use',
+      id: 'call_m',
+      name: 'harness_worker_report',
+      input: { type: 'progress_update', message: 'halfway' },
+      server: 'harness',
+    });
     expect(describeCopilotEvent(start!, '/w')).toBeUndefined();
-    expect(parseCopilotLine(mcpComplete!)).toEqual([{ type: 'tool_result', toolUseId: 'call_m', isError: true, content: "MCP server 'harness': fetch failed" }]);
+    expect(parseCopilotLine(mcpComplete!)).toEqual([
+      { type: 'tool_result', toolUseId: 'call_m', isError: true, content: "MCP server 'harness': fetch failed" },
+    ]);
   });
 
   it('reads a session.error and the failed closing line', () => {
     expect(parseCopilotLine(limitLine!)).toEqual([{ type: 'error', errorType: 'rate_limit', message: '429 Rate limit exceeded', statusCode: 429 }]);
-    expect(parseCopilotLine(limitResult!)).toEqual([{ type: 'result', sessionId: '11edebd3-4f5c-4873-b382-9e705e973727', exitCode: 1, premiumRequests: 0, durationMs: 1339 }]);
+    expect(parseCopilotLine(limitResult!)).toEqual([
+      { type: 'result', sessionId: '11edebd3-4f5c-4873-b382-9e705e973727', exitCode: 1, premiumRequests: 0, durationMs: 1339 },
+    ]);
   });
 
   it("leaves out what is not an event of a session's own: a sub-agent's turn and message, text, broken JSON", () => {
@@ -88,13 +98,30 @@ describe("Copilot's rate limit and quota", () => {
   });
 
   it("reads the CLI's words, its codes and the reset it says as a span", () => {
-    const weekly = copilotLimitFailure({ type: 'error', errorType: 'model_call', message: "You've reached your weekly rate limit. (current limit resets in ~90m)", errorCode: 'user_weekly_rate_limited' }, now)!;
-    expect(weekly).toBe("copilot stopped at the Copilot rate limit: You've reached your weekly rate limit. (current limit resets in ~90m) (resets 2026-11-27T20:30:00.000Z)");
+    const weekly = copilotLimitFailure(
+      {
+        type: 'error',
+        errorType: 'model_call',
+        message: "You've reached your weekly rate limit. (current limit resets in ~90m)",
+        errorCode: 'user_weekly_rate_limited',
+      },
+      now,
+    )!;
+    expect(weekly).toBe(
+      "copilot stopped at the Copilot rate limit: You've reached your weekly rate limit. (current limit resets in ~90m) (resets 2026-11-27T20:30:00.000Z)",
+    );
     expect(rateLimitOf(weekly, now)?.resetsAt).toEqual(new Date('2026-11-27T20:30:00Z'));
-    const credits = copilotLimitFailure({ type: 'error', errorType: 'quota', message: "You've run out of your AI credits. Manage budget: https://github.com/settings/copilot/features" }, now)!;
-    expect(credits).toBe("copilot stopped at the Copilot quota (rate limit): You've run out of your AI credits. Manage budget: https://github.com/settings/copilot/features");
+    const credits = copilotLimitFailure(
+      { type: 'error', errorType: 'quota', message: "You've run out of your AI credits. Manage budget: https://github.com/settings/copilot/features" },
+      now,
+    )!;
+    expect(credits).toBe(
+      "copilot stopped at the Copilot quota (rate limit): You've run out of your AI credits. Manage budget: https://github.com/settings/copilot/features",
+    );
     expect(rateLimitOf(credits, now)).toBeDefined();
-    expect(copilotLimitFailure({ type: 'error', errorType: 'model_call', message: 'upstream failed', errorCode: 'integration_rate_limited' }, now)).toBe('copilot stopped at the Copilot rate limit: upstream failed');
+    expect(copilotLimitFailure({ type: 'error', errorType: 'model_call', message: 'upstream failed', errorCode: 'integration_rate_limited' }, now)).toBe(
+      'copilot stopped at the Copilot rate limit: upstream failed',
+    );
   });
 
   it('is no limit for any other error', () => {

@@ -24,26 +24,41 @@ describe('the usage-limit wordings of the pinned Claude Code', () => {
     ["You've hit your limit · resets 12am (UTC) · progress saved", '2026-11-28T00:00:00.000Z'],
     ["You're out of usage credits · resets Dec 1, 12am (UTC)", '2026-12-01T00:00:00.000Z'],
   ])('%s → paused until %s', (words, reset) => {
-    expect(rateLimitOf(`the claude agent failed: claude stopped at the model's usage limit: ${words}`, NOW)).toEqual({ resetsAt: new Date(reset), evidence: words });
+    expect(rateLimitOf(`the claude agent failed: claude stopped at the model's usage limit: ${words}`, NOW)).toEqual({
+      resetsAt: new Date(reset),
+      evidence: words,
+    });
   });
 
   it('takes a date passed this year for next year, and a zone it does not know for no reset time', () => {
     expect(resetTimeOf('resets Jan 3, 3pm (UTC)', NOW)).toEqual(new Date('2027-01-03T15:00:00Z'));
-    expect(rateLimitOf("You've hit your weekly limit · resets 3pm (Mars/Olympus)", NOW)).toEqual({ evidence: "You've hit your weekly limit · resets 3pm (Mars/Olympus)" });
+    expect(rateLimitOf("You've hit your weekly limit · resets 3pm (Mars/Olympus)", NOW)).toEqual({
+      evidence: "You've hit your weekly limit · resets 3pm (Mars/Olympus)",
+    });
   });
 
   it('limits without a reset time are still limits', () => {
-    for (const words of ["You've hit your org's monthly spend limit", 'Your org is out of usage · contact your admin', 'Opus 4.5 requires usage credits. Run /usage-credits', "You've reached your usage limit"]) {
+    for (const words of [
+      "You've hit your org's monthly spend limit",
+      'Your org is out of usage · contact your admin',
+      'Opus 4.5 requires usage credits. Run /usage-credits',
+      "You've reached your usage limit",
+    ]) {
       expect(rateLimitOf(`claude stopped at the model's usage limit: ${words}`, NOW)).toEqual({ evidence: words });
     }
   });
 
   it('the exact reset of the stream wins over the words; the older stamped form still reads', () => {
-    expect(rateLimitOf("claude stopped at the model's usage limit: You've hit your session limit · resets 3pm (UTC) (resets 2026-11-27T15:00:07.000Z)", NOW)).toEqual({
+    expect(
+      rateLimitOf("claude stopped at the model's usage limit: You've hit your session limit · resets 3pm (UTC) (resets 2026-11-27T15:00:07.000Z)", NOW),
+    ).toEqual({
       resetsAt: new Date('2026-11-27T15:00:07Z'),
       evidence: "You've hit your session limit · resets 3pm (UTC)",
     });
-    expect(rateLimitOf('Claude AI usage limit reached|1764000000', NOW)).toEqual({ resetsAt: new Date(1764000000 * 1000), evidence: 'usage limit reached|1764000000' });
+    expect(rateLimitOf('Claude AI usage limit reached|1764000000', NOW)).toEqual({
+      resetsAt: new Date(1764000000 * 1000),
+      evidence: 'usage limit reached|1764000000',
+    });
   });
 
   it('ordinary failures are not limits', () => {
@@ -54,9 +69,16 @@ describe('the usage-limit wordings of the pinned Claude Code', () => {
   });
 });
 
-describe("a run of the CLI that stopped at the limit, from its stream", () => {
+describe('a run of the CLI that stopped at the limit, from its stream', () => {
   const result = (fields: Partial<ClaudeResult>): ClaudeResult => ({ type: 'result', subtype: 'success', isError: false, errors: [], ...fields });
-  const rejected = parseClaudeLine(JSON.stringify({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1795791600, rateLimitType: 'five_hour', isUsingOverage: false }, uuid: 'u', session_id: 's' }))[0] as ClaudeRateLimit;
+  const rejected = parseClaudeLine(
+    JSON.stringify({
+      type: 'rate_limit_event',
+      rate_limit_info: { status: 'rejected', resetsAt: 1795791600, rateLimitType: 'five_hour', isUsingOverage: false },
+      uuid: 'u',
+      session_id: 's',
+    }),
+  )[0] as ClaudeRateLimit;
 
   it('reads the rate_limit_event', () => {
     expect(rejected).toEqual({ type: 'rate_limit', status: 'rejected', resetsAt: 1795791600, limitType: 'five_hour' });

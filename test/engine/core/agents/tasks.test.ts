@@ -152,7 +152,13 @@ describe('answers', () => {
     });
     const action = { ...checkpoint, kind: 'action' as const };
     expect(answerOf(action, { ...ENVELOPE, type: 'action_completed', checkpoint: 'storage-backend' })).toEqual({ ok: true, answer: 'done' });
-    expect(responseFor(action, 'bucket made', 's', 't')).toEqual({ session: 's', at: 't', type: 'action_completed', checkpoint: 'storage-backend', note: 'bucket made' });
+    expect(responseFor(action, 'bucket made', 's', 't')).toEqual({
+      session: 's',
+      at: 't',
+      type: 'action_completed',
+      checkpoint: 'storage-backend',
+      note: 'bucket made',
+    });
   });
 });
 
@@ -183,7 +189,12 @@ describe('buildWorkerPrompt', () => {
     );
 
   it('tells the agent its goal, files, steps, checks, how to ask and how to commit', () => {
-    const text = buildWorkerPrompt(plan(false), { spec: 'SPC-001', checkpoints: 'line', answers: { 'default-store': 'memory' }, commits: [{ sha: 'abcdef0123', subject: '01-02: Write the store' }] });
+    const text = buildWorkerPrompt(plan(false), {
+      spec: 'SPC-001',
+      checkpoints: 'line',
+      answers: { 'default-store': 'memory' },
+      commits: [{ sha: 'abcdef0123', subject: '01-02: Write the store' }],
+    });
     for (const line of [
       '# Plan 01-02 of SPC-001: In-memory note store',
       '- a created note can be listed',
@@ -208,7 +219,9 @@ describe('buildWorkerPrompt', () => {
 
   it('tells an autonomous plan, or an agent that cannot ask, not to stop', () => {
     expect(buildWorkerPrompt(plan(true), { spec: 'SPC-001', checkpoints: 'line' })).toContain('This plan is autonomous: do not stop to ask.');
-    expect(buildWorkerPrompt(plan(false), { spec: 'SPC-001', checkpoints: 'none' })).toContain('You cannot reach a person during this run: do not stop to ask.');
+    expect(buildWorkerPrompt(plan(false), { spec: 'SPC-001', checkpoints: 'none' })).toContain(
+      'You cannot reach a person during this run: do not stop to ask.',
+    );
     expect(buildWorkerPrompt(plan(false), { spec: 'SPC-001', checkpoints: 'protocol' })).toContain('{"type":"decision_needed"');
   });
 });

@@ -16,7 +16,10 @@ import type { ToolCall } from '../../../../app/engine/core/agents/stream-json.js
  * itself.
  */
 
-const fixture = (path: string) => readFileSync(new URL(`../../../fixtures/${path}`, import.meta.url), 'utf8').trim().split('\n');
+const fixture = (path: string) =>
+  readFileSync(new URL(`../../../fixtures/${path}`, import.meta.url), 'utf8')
+    .trim()
+    .split('\n');
 const calls = <E>(lines: string[], parse: (l: string) => E[], call: (e: E) => ToolCall | undefined) => lines.flatMap(parse).flatMap((e) => call(e) ?? []);
 
 describe('tool calls from the agent streams', () => {
@@ -35,7 +38,11 @@ describe('tool calls from the agent streams', () => {
       '{"type":"tool_use","timestamp":"2026-11-27T18:29:01.000Z","tool_name":"run_shell_command","tool_id":"run_shell_command_1795804141000_0","parameters":{"command":"npm test"}}',
       '{"type":"tool_result","timestamp":"2026-11-27T18:29:03.000Z","tool_id":"run_shell_command_1795804141000_0","status":"error","output":"","error":{"type":"execution_failed","message":"exit 1"}}',
     ];
-    expect(calls([...fixture('gemini/mcp-report.jsonl'), ...shell], parseGeminiLine, (e) => gemini.toolCall(e)).filter((c) => c.phase === 'start' || c.id.startsWith('run_shell'))).toEqual([
+    expect(
+      calls([...fixture('gemini/mcp-report.jsonl'), ...shell], parseGeminiLine, (e) => gemini.toolCall(e)).filter(
+        (c) => c.phase === 'start' || c.id.startsWith('run_shell'),
+      ),
+    ).toEqual([
       { id: 'run_shell_command_1795804141000_0', name: 'run_shell_command', phase: 'start' },
       { id: 'run_shell_command_1795804141000_0', phase: 'end', error: true },
     ]);
@@ -48,7 +55,7 @@ describe('tool calls from the agent streams', () => {
     expect(found[1]).toEqual({ id: 'call_1', phase: 'end', error: false });
   });
 
-  it('Codex: a command from started to completed (failed), a file change seen only completed, never harness\'s own MCP tool', () => {
+  it("Codex: a command from started to completed (failed), a file change seen only completed, never harness's own MCP tool", () => {
     const lines = [
       '{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"/bin/bash -lc \'echo hi > hello.txt && ls && false\'","aggregated_output":"","exit_code":null,"status":"in_progress"}}',
       '{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"/bin/bash -lc \'echo hi > hello.txt && ls && false\'","aggregated_output":"hello.txt\\n","exit_code":1,"status":"failed"}}',

@@ -11,7 +11,14 @@ export function ganttProblems(text: string): string[] {
   const date = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d';
   const task = new RegExp(`^  [^:;#\\n]+ :(?:(?:crit|done|active), )*${date}, ${date}$`);
   for (const line of rest) {
-    if (/^ {2}title [^:;#]+$/.test(line) || line === '  dateFormat YYYY-MM-DDTHH:mm:ss' || /^ {2}axisFormat %H:%M(:%S)?$/.test(line) || /^ {2}section [^:;#]+$/.test(line) || task.test(line)) continue;
+    if (
+      /^ {2}title [^:;#]+$/.test(line) ||
+      line === '  dateFormat YYYY-MM-DDTHH:mm:ss' ||
+      /^ {2}axisFormat %H:%M(:%S)?$/.test(line) ||
+      /^ {2}section [^:;#]+$/.test(line) ||
+      task.test(line)
+    )
+      continue;
     problems.push(line);
   }
   return problems;

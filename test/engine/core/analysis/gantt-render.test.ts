@@ -27,21 +27,52 @@ const missing = process.env.CI ? undefined : browserMissing();
 if (missing) console.warn(`gantt-render: skipping: ${missing}`);
 
 const T0 = Date.parse('2026-12-05T09:00:00Z') / 1000;
-const runOf = (n: number, extra: Partial<RunRecord> = {}): RunRecord => ({ run: `${700 + n}.1`, start: T0 + n * 90, seconds: 600, agent: [30, 480], verification: [480, 590], end: 'verified', engines: ['claude'], usage: { costUsd: 0.3 }, ...extra });
+const runOf = (n: number, extra: Partial<RunRecord> = {}): RunRecord => ({
+  run: `${700 + n}.1`,
+  start: T0 + n * 90,
+  seconds: 600,
+  agent: [30, 480],
+  verification: [480, 590],
+  end: 'verified',
+  engines: ['claude'],
+  usage: { costUsd: 0.3 },
+  ...extra,
+});
 
 function commentOf(plans: PlanOptions[], runs: (id: string, i: number) => RunRecord[]): string {
   const spec = loadSpec(specOf(plans)).spec!;
-  const issues = new Map(spec.plans.map((p, i) => [p.id, { number: 10 + i, labels: ['harness:plan'], body: `<!-- harness:plan SPC-001/${p.id} verified=7 status=verified runs=${formatRuns({ runs: runs(p.id, i) })} -->` }]));
+  const issues = new Map(
+    spec.plans.map((p, i) => [
+      p.id,
+      {
+        number: 10 + i,
+        labels: ['harness:plan'],
+        body: `<!-- harness:plan SPC-001/${p.id} verified=7 status=verified runs=${formatRuns({ runs: runs(p.id, i) })} -->`,
+      },
+    ]),
+  );
   return statusComment(spec, issues, ISSUE_BODY_LIMIT);
 }
 
-const tasks = (chart: string) => chart.split('\n').filter((l) => / :(?:crit, |done, |active, )*\d{4}-/.test(l)).map((l) => l.slice(2, l.lastIndexOf(' :')));
+const tasks = (chart: string) =>
+  chart
+    .split('\n')
+    .filter((l) => / :(?:crit, |done, |active, )*\d{4}-/.test(l))
+    .map((l) => l.slice(2, l.lastIndexOf(' :')));
 
 describe.skipIf(missing !== undefined)('the timeline in Mermaid', () => {
   it('draws every bar of a small spec with its name: set-up, agent, verification, the waits between runs', async () => {
     const chart = mermaidBlock(
-      commentOf([{ id: '01-01', title: 'Reset tokens' }, { id: '01-02', title: '"Mail: the #1 template; short"' }, { id: '02-01', title: 'Endpoint', dependsOn: ['01-01'] }], (id, i) =>
-        id === '01-01' ? [runOf(0, { end: 'checkpoint', verification: undefined }), runOf(10, { end: 'paused', verification: undefined }), runOf(20)] : [runOf(i)],
+      commentOf(
+        [
+          { id: '01-01', title: 'Reset tokens' },
+          { id: '01-02', title: '"Mail: the #1 template; short"' },
+          { id: '02-01', title: 'Endpoint', dependsOn: ['01-01'] },
+        ],
+        (id, i) =>
+          id === '01-01'
+            ? [runOf(0, { end: 'checkpoint', verification: undefined }), runOf(10, { end: 'paused', verification: undefined }), runOf(20)]
+            : [runOf(i)],
       ),
     )!;
 
@@ -57,7 +88,9 @@ describe.skipIf(missing !== undefined)('the timeline in Mermaid', () => {
   });
 
   it('draws a 1,000-plan spec as one bar per phase', async () => {
-    const plans: PlanOptions[] = Array.from({ length: 1000 }, (_, i) => ({ id: `${String(Math.floor(i / 100) + 1).padStart(2, '0')}-${String((i % 100) + 1).padStart(2, '0')}` }));
+    const plans: PlanOptions[] = Array.from({ length: 1000 }, (_, i) => ({
+      id: `${String(Math.floor(i / 100) + 1).padStart(2, '0')}-${String((i % 100) + 1).padStart(2, '0')}`,
+    }));
     const chart = mermaidBlock(commentOf(plans, (_, i) => [runOf(i)]))!;
 
     const [drawn] = await renderMermaid([chart]);

@@ -32,7 +32,11 @@ describe("the run's timeline", () => {
       ['01-02', { start: '2026-12-05T09:00:05Z', end: '2026-12-05T09:04:00Z' }],
       ['02-01', { start: '2026-12-05T09:13:00Z' }],
     ]);
-    const states = new Map<string, PlanState>([['01-01', 'verified'], ['01-02', 'failed'], ['02-01', 'running']]);
+    const states = new Map<string, PlanState>([
+      ['01-01', 'verified'],
+      ['01-02', 'failed'],
+      ['02-01', 'running'],
+    ]);
 
     const text = timelineMermaid(spec, analysis, spans, states, NOW)!;
 
@@ -53,11 +57,23 @@ describe("the run's timeline", () => {
     expect(timelineMermaid(spec, analysis, new Map(), new Map(), NOW)).toBeUndefined();
   });
 
-  it('at 1,000 plans, one bar per phase, within the grammar and Mermaid\'s limit', () => {
+  it("at 1,000 plans, one bar per phase, within the grammar and Mermaid's limit", () => {
     const plans: PlanOptions[] = [];
-    for (let phase = 1; phase <= 20; phase++) for (let n = 1; n <= 50; n++) plans.push({ id: `${String(phase).padStart(2, '0')}-${String(n).padStart(2, '0')}`, title: `"Plan ${n}: with a colon"` });
+    for (let phase = 1; phase <= 20; phase++)
+      for (let n = 1; n <= 50; n++) plans.push({ id: `${String(phase).padStart(2, '0')}-${String(n).padStart(2, '0')}`, title: `"Plan ${n}: with a colon"` });
     const { spec, analysis } = specWith(plans);
-    const spans = new Map(plans.map((p, i) => [p.id, { start: new Date(Date.parse('2026-12-01T00:00:00Z') + i * 60_000).toISOString(), end: new Date(Date.parse('2026-12-01T00:30:00Z') + i * 60_000).toISOString() }] as const));
+    const spans = new Map(
+      plans.map(
+        (p, i) =>
+          [
+            p.id,
+            {
+              start: new Date(Date.parse('2026-12-01T00:00:00Z') + i * 60_000).toISOString(),
+              end: new Date(Date.parse('2026-12-01T00:30:00Z') + i * 60_000).toISOString(),
+            },
+          ] as const,
+      ),
+    );
     const states = new Map(plans.map((p) => [p.id, 'verified' as PlanState]));
 
     const text = timelineMermaid(spec, analysis, spans, states, NOW)!;

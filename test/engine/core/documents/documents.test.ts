@@ -112,13 +112,9 @@ describe('VERIFICATION.md', () => {
       '  - { id: look, type: human, result: skipped-for-human, evidence: "asked @reviewer" }',
       '---',
     );
-    expect(problems('verification', file, text)).toEqual([
-      `${file}:6: status is verified but checks[1] "look" waits for a person; set status: needs-human`,
-    ]);
+    expect(problems('verification', file, text)).toEqual([`${file}:6: status is verified but checks[1] "look" waits for a person; set status: needs-human`]);
     const failed = text.replace('result: pass', 'result: fail');
-    expect(problems('verification', file, failed)).toEqual([
-      `${file}:6: status is verified but checks[0] "build" failed; set status: failed`,
-    ]);
+    expect(problems('verification', file, failed)).toEqual([`${file}:6: status is verified but checks[0] "build" failed; set status: failed`]);
   });
 
   it('asks for the key each level needs', () => {
@@ -136,7 +132,18 @@ describe('VERIFICATION.md', () => {
 describe('STATUS.md', () => {
   const file = 'STATUS.md';
   const status = (progress: string[], velocity: string[], state = 'executing') =>
-    doc('---', 'spec: SPC-001', `status: ${state}`, 'current_phase: "01"', 'progress:', ...progress, 'velocity:', ...velocity, 'updated: 2026-03-02T09:41:00Z', '---');
+    doc(
+      '---',
+      'spec: SPC-001',
+      `status: ${state}`,
+      'current_phase: "01"',
+      'progress:',
+      ...progress,
+      'velocity:',
+      ...velocity,
+      'updated: 2026-03-02T09:41:00Z',
+      '---',
+    );
   const progress = ['  plans_total: 4', '  plans_verified: 1', '  phases_total: 2', '  phases_verified: 0', '  percent: 25'];
   const velocity = ['  plans_completed: 3', '  total_minutes: 40', '  average_minutes_per_plan: 13.3'];
 
@@ -230,7 +237,9 @@ describe('signals', () => {
       '## What happened',
       '```',
     );
-    expect(problems('signal', 'x.signal.md', text)).toEqual(['x.signal.md:7: missing the section "## What happened"; add it to the body (see templates/signal.md)']);
+    expect(problems('signal', 'x.signal.md', text)).toEqual([
+      'x.signal.md:7: missing the section "## What happened"; add it to the body (see templates/signal.md)',
+    ]);
     const good = parseAnyDocument('signal', 'x.signal.md', `${text}\n## What happened\n\nThe retry worked.\n`);
     expect(good.problems).toEqual([]);
     expect(good.data).toEqual({ type: 'repair', severity: 'low', project: 'harness', timestamp: '2026-03-02T09:30:00+02:00', tags: [] });
@@ -338,10 +347,15 @@ describe('lessons', () => {
 });
 
 describe('skills (Agent Skills format)', () => {
-  const body = ['Problem', 'Trigger conditions', 'Root cause', 'Solution', 'Verification', 'Anti-patterns', 'Related', 'Changelog'].flatMap((s) => [`## ${s}`, '', `What the ${s.toLowerCase()} says.`, '']);
+  const body = ['Problem', 'Trigger conditions', 'Root cause', 'Solution', 'Verification', 'Anti-patterns', 'Related', 'Changelog'].flatMap((s) => [
+    `## ${s}`,
+    '',
+    `What the ${s.toLowerCase()} says.`,
+    '',
+  ]);
   const skill = (...front: string[]) => doc('---', ...front, '---', '', '# Instructions', '', ...body);
 
-  it('accepts the format\'s optional keys, with harness\'s own under metadata', () => {
+  it("accepts the format's optional keys, with harness's own under metadata", () => {
     const text = skill(
       'name: fix-sqlite-busy',
       'description: Fixes SQLITE_BUSY in parallel tests.',
@@ -411,9 +425,25 @@ describe('skills (Agent Skills format)', () => {
     expect(problems('skill', 'SKILL.md', text, { folder: 'other' })[0]).toContain('but the folder is "other"');
     expect(problems('skill', 'skills-archived/old/SKILL.md', text)[0]).toContain('but the folder is "old"');
   });
-  it('has the eight sections of harness\'s skill template, each with text', () => {
+  it("has the eight sections of harness's skill template, each with text", () => {
     const file = 'skills/fix-sqlite-busy/SKILL.md';
-    const text = doc('---', 'name: fix-sqlite-busy', 'description: Fixes SQLITE_BUSY.', '---', '', '## Problem', '', 'Locked.', '', '## Solution', '', '', '## Pitfalls', '', 'x');
+    const text = doc(
+      '---',
+      'name: fix-sqlite-busy',
+      'description: Fixes SQLITE_BUSY.',
+      '---',
+      '',
+      '## Problem',
+      '',
+      'Locked.',
+      '',
+      '## Solution',
+      '',
+      '',
+      '## Pitfalls',
+      '',
+      'x',
+    );
     expect(problems('skill', file, text)).toEqual([
       `${file}:5: missing the section "## Anti-patterns"; add it to the body (see templates/skill/SKILL.md)`,
       `${file}:5: missing the section "## Changelog"; add it to the body (see templates/skill/SKILL.md)`,
@@ -427,7 +457,7 @@ describe('skills (Agent Skills format)', () => {
 });
 
 describe('genes and capsules', () => {
-  it('checks a gene\'s id, its file name and its record', () => {
+  it("checks a gene's id, its file name and its record", () => {
     const file = 'genes/gene-20260302-a1b2c3d4.gene.md';
     const text = doc(
       '---',
@@ -474,15 +504,14 @@ describe('genes and capsules', () => {
       `${file}:7: steps[0].outcome is "ok"; it must be one of success, failure, skipped`,
     ]);
     const fixed = text.replace('genes: []', 'genes: [gene-20260302-a1b2c3d4]').replace('outcome: ok', 'outcome: success');
-    expect(problems('capsule', file, fixed)).toEqual([
-      `${file}:9: scope is project but there is no "project" key; name the project, or set scope: workspace`,
-    ]);
+    expect(problems('capsule', file, fixed)).toEqual([`${file}:9: scope is project but there is no "project" key; name the project, or set scope: workspace`]);
   });
 });
 
 describe('parseAnyDocument', () => {
   it('reads CRLF files with a byte-order mark, and reports empty files and missing frontmatter', () => {
-    const text = '\ufeff---\r\ntype: use\r\nseverity: low\r\nproject: harness\r\ntimestamp: 2026-03-02T09:30:00Z\r\n---\r\n## What happened\r\nThe skill was applied.\r\n';
+    const text =
+      '\ufeff---\r\ntype: use\r\nseverity: low\r\nproject: harness\r\ntimestamp: 2026-03-02T09:30:00Z\r\n---\r\n## What happened\r\nThe skill was applied.\r\n';
     expect(problems('signal', 'a.signal.md', text)).toEqual([]);
     expect(problems('signal', 'a.signal.md', '  \n')).toEqual(['a.signal.md:1: file is empty; fill it in from templates/signal.md']);
     expect(problems('lesson', 'a.lesson.md', '## Lesson\n')[0]).toMatch(/^a\.lesson\.md:1: no YAML frontmatter/);
@@ -492,7 +521,11 @@ describe('parseAnyDocument', () => {
     expect(problems('spec', 'SPEC.md', doc('---', 'id: spc-1', 'title: x', '---'))).toEqual([
       'SPEC.md:2: id is "spc-1"; it must be a spec id such as SPC-001: capital letters, "-", digits',
     ]);
-    const plan = parseAnyDocument('plan', 'planning/plans/03-auth/03-02-PLAN.md', doc('---', 'plan_id: "03-02"', 'title: Login', 'must_pass:', '  - { id: t, type: tests_pass, command: "npm test" }', '---'));
+    const plan = parseAnyDocument(
+      'plan',
+      'planning/plans/03-auth/03-02-PLAN.md',
+      doc('---', 'plan_id: "03-02"', 'title: Login', 'must_pass:', '  - { id: t, type: tests_pass, command: "npm test" }', '---'),
+    );
     expect(plan.problems).toEqual([]);
     expect(plan.data?.phase).toBe('03');
   });
@@ -518,7 +551,19 @@ describe('documentKindOf', () => {
 });
 
 describe('renderTemplate', () => {
-  const template = doc('---', '# comment', 'b: 1', 'a: { d: 1, c: 2 }', 'list:', '  - { q: 1, p: 2 }', '---', '', '# {{title}}', '', '{{ body }} and {{title}} again.');
+  const template = doc(
+    '---',
+    '# comment',
+    'b: 1',
+    'a: { d: 1, c: 2 }',
+    'list:',
+    '  - { q: 1, p: 2 }',
+    '---',
+    '',
+    '# {{title}}',
+    '',
+    '{{ body }} and {{title}} again.',
+  );
 
   it('replaces the frontmatter, template keys first, and fills every placeholder', () => {
     const out = renderTemplate(

@@ -10,10 +10,62 @@ import { parse, stringify } from 'yaml';
 import { toYaml } from '../../../../app/engine/core/documents/render-template.js';
 
 const TRICKY = [
-  '0o17', '0x1F', '017', '1e3', '1E-3', '-.5', '+12', '.inf', '-.Inf', '.NaN', '~', 'null', 'Null', 'NULL', '',
-  'true', 'False', 'yes', 'No', 'on', 'OFF', 'y', 'n', '1_000', '1:20', '190:20:30', '2026-03-02', '2026-03-02T09:14:00Z',
-  '01-01', '3.14', '12.', '0.', '<<', '=', '- x', 'a: b', '#c', '"q"', "'s'", 'line\nbreak', 'tab\there', 'nel\u0085x',
-  'ls\u2028x', 'ps\u2029x', 'bom\ufeffx', 'bell\u0007', ' lead', 'trail ', '@at', '`tick', '!tag', '&anchor', '*alias', '%pct', '|', '>',
+  '0o17',
+  '0x1F',
+  '017',
+  '1e3',
+  '1E-3',
+  '-.5',
+  '+12',
+  '.inf',
+  '-.Inf',
+  '.NaN',
+  '~',
+  'null',
+  'Null',
+  'NULL',
+  '',
+  'true',
+  'False',
+  'yes',
+  'No',
+  'on',
+  'OFF',
+  'y',
+  'n',
+  '1_000',
+  '1:20',
+  '190:20:30',
+  '2026-03-02',
+  '2026-03-02T09:14:00Z',
+  '01-01',
+  '3.14',
+  '12.',
+  '0.',
+  '<<',
+  '=',
+  '- x',
+  'a: b',
+  '#c',
+  '"q"',
+  "'s'",
+  'line\nbreak',
+  'tab\there',
+  'nel\u0085x',
+  'ls\u2028x',
+  'ps\u2029x',
+  'bom\ufeffx',
+  'bell\u0007',
+  ' lead',
+  'trail ',
+  '@at',
+  '`tick',
+  '!tag',
+  '&anchor',
+  '*alias',
+  '%pct',
+  '|',
+  '>',
 ];
 
 const scalar = fc.oneof(
@@ -26,7 +78,12 @@ const scalar = fc.oneof(
   fc.constant(null),
 );
 const value = fc.letrec((tie) => ({
-  node: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.oneof(fc.constantFrom(...TRICKY), fc.string()), tie('node'), { maxKeys: 4 })),
+  node: fc.oneof(
+    { depthSize: 'small' },
+    scalar,
+    fc.array(tie('node'), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(fc.constantFrom(...TRICKY), fc.string()), tie('node'), { maxKeys: 4 }),
+  ),
 })).node;
 
 /** What toYaml did before it skipped reading back: read back every time. */
@@ -47,7 +104,15 @@ describe('toYaml', () => {
   });
 
   it('writes data without such strings as it reads back', () => {
-    const data = { plan_id: '01-01', started: '2026-03-02T09:14:00Z', title: 'A plan: with # and "quotes"', files: ['src/a.ts', 'b c.md'], n: 3, ok: true, none: null };
+    const data = {
+      plan_id: '01-01',
+      started: '2026-03-02T09:14:00Z',
+      title: 'A plan: with # and "quotes"',
+      files: ['src/a.ts', 'b c.md'],
+      n: 3,
+      ok: true,
+      none: null,
+    };
     expect(JSON.stringify(parse(toYaml(data)))).toBe(JSON.stringify(data));
   });
 });

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { concurrentConflicts, concurrentWriters, overlapLists, overlappingPairs, overlappingWriters, writeIndex, type Conflict } from '../../../../app/engine/core/graph/conflicts.js';
+import {
+  concurrentConflicts,
+  concurrentWriters,
+  overlapLists,
+  overlappingPairs,
+  overlappingWriters,
+  writeIndex,
+  type Conflict,
+} from '../../../../app/engine/core/graph/conflicts.js';
 import { buildGraph, topologicalOrder } from '../../../../app/engine/core/graph/graph.js';
 
 const FILES = ['src/a.ts', 'src/b.ts', 'src/**', 'src/a/*.ts', 'lib/x.ts', 'docs/**'];
@@ -37,7 +45,10 @@ describe('concurrentConflicts', () => {
         const n = deps.length;
         // Plan k may depend only on plans created before it; ids are listed in a shuffled order so
         // that topological position and index differ.
-        const rank = shuffle.map((s, k) => [s, k] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, k]) => k);
+        const rank = shuffle
+          .map((s, k) => [s, k] as const)
+          .sort((x, y) => x[0] - y[0] || x[1] - y[1])
+          .map(([, k]) => k);
         const plans = rank.map((k) => ({ id: `p${k}`, dependsOn: k === 0 ? [] : deps[k]!.map((d) => `p${d % k}`), filesModified: files[k]! }));
         const graph = buildGraph(plans);
         const { order } = topologicalOrder(graph);
@@ -69,7 +80,11 @@ describe('concurrentConflicts', () => {
 
   it('drops a pair joined through a long chain, whatever the plans between write', () => {
     const n = 200;
-    const plans = Array.from({ length: n }, (_, k) => ({ id: `p${k}`, dependsOn: k > 0 ? [`p${k - 1}`] : [], filesModified: k === 0 || k === n - 1 ? ['src/x.ts'] : [`src/m${k}.ts`] }));
+    const plans = Array.from({ length: n }, (_, k) => ({
+      id: `p${k}`,
+      dependsOn: k > 0 ? [`p${k - 1}`] : [],
+      filesModified: k === 0 || k === n - 1 ? ['src/x.ts'] : [`src/m${k}.ts`],
+    }));
     const graph = buildGraph(plans);
     const { order } = topologicalOrder(graph);
     const pairs = overlappingWriters(plans.map((p) => p.filesModified));
@@ -92,7 +107,11 @@ describe('concurrentWriters and overlapLists (one pass, no object per overlappin
     fc.assert(
       fc.property(arb, ({ deps, files, cycle }) => {
         const n = deps.length;
-        const plans = deps.map((ds, k) => ({ id: `p${k}`, dependsOn: k === 0 ? (cycle && n > 1 ? [`p${n - 1}`] : []) : ds.map((d) => `p${d % k}`), filesModified: files[k]! }));
+        const plans = deps.map((ds, k) => ({
+          id: `p${k}`,
+          dependsOn: k === 0 ? (cycle && n > 1 ? [`p${n - 1}`] : []) : ds.map((d) => `p${d % k}`),
+          filesModified: files[k]!,
+        }));
         const graph = buildGraph(plans);
         const { order } = topologicalOrder(graph);
         const index = writeIndex(plans.map((p) => p.filesModified));
@@ -128,7 +147,10 @@ describe('concurrentWriters on larger graphs (reachability labels, searches per 
     fc.assert(
       fc.property(arb, ({ deps, files, unique, shuffle, cycle }) => {
         const n = deps.length;
-        const rank = shuffle.map((s, k) => [s, k] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(([, k]) => k);
+        const rank = shuffle
+          .map((s, k) => [s, k] as const)
+          .sort((x, y) => x[0] - y[0] || x[1] - y[1])
+          .map(([, k]) => k);
         const plans = rank.map((k) => ({
           id: `p${k}`,
           dependsOn: k === 0 ? (cycle ? [`p${n - 1}`] : []) : deps[k]!.map((d) => `p${k - 1 - (d % Math.min(k, 12))}`),

@@ -15,8 +15,18 @@ const entry = {
 };
 
 describe('research ahead with surfaced knowledge', () => {
-  it("lists under each plan what harness has learned that applies to it, and nothing under a plan nothing applies to", () => {
-    const text = researchDocument({ spec, phase, tracked: [], commit: 'abcdef1234567', now: new Date('2024-05-01T12:00:00Z'), knowledge: new Map([['02-01', [entry]], ['02-02', []]]) });
+  it('lists under each plan what harness has learned that applies to it, and nothing under a plan nothing applies to', () => {
+    const text = researchDocument({
+      spec,
+      phase,
+      tracked: [],
+      commit: 'abcdef1234567',
+      now: new Date('2024-05-01T12:00:00Z'),
+      knowledge: new Map([
+        ['02-01', [entry]],
+        ['02-02', []],
+      ]),
+    });
     const [first, second] = text.split('## 02-02');
     expect(first).toContain(
       '**Learned before (knowledge store):**\n\n- `lessons/testing/sqlite-parallel-tests.lesson.md` (lesson): Test files that share one SQLite database file fail in parallel. (tags sqlite, tests)\n',

@@ -75,12 +75,12 @@ describe('budget in .github/harness.yml', () => {
     const { problems } = parseConfig('slots: 2\nbudget:\n  per_day_usd: -5\n');
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ file: '.github/harness.yml', line: 3 });
-    expect(problems[0]!.message).toBe("budget.per_day_usd is the number -5; it must be a number of US dollars above 0, such as 50");
+    expect(problems[0]!.message).toBe('budget.per_day_usd is the number -5; it must be a number of US dollars above 0, such as 50');
   });
 
   it('names a misspelt cap', () => {
     const { problems } = parseConfig('budget:\n  per_day: 50\n');
     expect(problems[0]).toMatchObject({ file: '.github/harness.yml', line: 2 });
-    expect(problems[0]!.message).toBe("unknown key \"per_day\" in budget; use one of per_day_usd, per_spec_usd");
+    expect(problems[0]!.message).toBe('unknown key "per_day" in budget; use one of per_day_usd, per_spec_usd');
   });
 });

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { budgetSpent, overBudget, spendCap, spendLimit } from '../../../../app/engine/core/run/spend-limit.js';
 
 describe('what a plan may spend', () => {
-  const costs: [string, number][] = [['01-01', 0.4], ['01-02', 0.35], ['01-03', 9]];
+  const costs: [string, number][] = [
+    ['01-01', 0.4],
+    ['01-02', 0.35],
+    ['01-03', 9],
+  ];
 
   it('is the least of its own budget and what is left of the spec’s, its own earlier cost not counted', () => {
     const limit = spendLimit('01-03', 0.5, { id: 'SPC-001', budgetUsd: 1, costs });

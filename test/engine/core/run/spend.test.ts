@@ -63,6 +63,16 @@ describe('spend: what the agents reported they used', () => {
   it('as JSON for harness status: the same figures, null where unknown', () => {
     const json = spendJson(spendOf(spec, uses)) as { total: unknown; plans: { plan: string; costUsd: number | null }[] };
     expect(json.total).toEqual({ costUsd: 1.65, turns: 47, inputTokens: 61000, outputTokens: 4300, plans: 3, attempts: 4 });
-    expect(json.plans.at(-1)).toEqual({ plan: '02-01', phase: '02', engine: 'codex', costUsd: null, turns: 7, inputTokens: 12000, outputTokens: 500, plans: 1, attempts: 1 });
+    expect(json.plans.at(-1)).toEqual({
+      plan: '02-01',
+      phase: '02',
+      engine: 'codex',
+      costUsd: null,
+      turns: 7,
+      inputTokens: 12000,
+      outputTokens: 500,
+      plans: 1,
+      attempts: 1,
+    });
   });
 });

@@ -15,16 +15,28 @@ describe('STATUS.md: what the agents spent', () => {
   const snapshot = {
     spec: spec.id,
     title: spec.title,
-    plans: new Map([['01-01', 'verified' as const], ['01-02', 'failed' as const]]),
+    plans: new Map([
+      ['01-01', 'verified' as const],
+      ['01-02', 'failed' as const],
+    ]),
     phases: new Map(),
-    minutes: new Map([['01-01', 4], ['01-02', 2]]),
+    minutes: new Map([
+      ['01-01', 4],
+      ['01-02', 2],
+    ]),
     reasons: new Map(),
     activity: [],
     now: new Date('2026-01-02T10:00:00Z'),
   };
 
   it('gives the cost per plan and in all, for the plans whose agent reported one, and reads back as a valid STATUS.md', () => {
-    const text = statusDocument(template, spec, analyzeGraph(spec), { ...snapshot, costs: new Map([['01-01', 0.4213], ['01-02', 1.1]]) });
+    const text = statusDocument(template, spec, analyzeGraph(spec), {
+      ...snapshot,
+      costs: new Map([
+        ['01-01', 0.4213],
+        ['01-02', 1.1],
+      ]),
+    });
     const parsed = parseAnyDocument('status', 'STATUS.md', text);
     expect(parsed.problems).toEqual([]);
     expect((parsed.data as { cost?: unknown }).cost).toEqual({ total_usd: 1.52, plans: { '01-01': 0.42, '01-02': 1.1 } });

@@ -16,7 +16,12 @@ const FILES = ['src/a.ts', 'src/b.ts', 'src/*.ts', 'src/**', 'lib/x.js', 'docs/a
 
 const specArb = fc
   .array(
-    fc.record({ deps: fc.array(fc.nat(), { maxLength: 3 }), files: fc.subarray(FILES, { maxLength: 2 }), minutes: fc.integer({ min: 1, max: 40 }), priority: fc.double({ min: -100, max: 100, noNaN: true }) }),
+    fc.record({
+      deps: fc.array(fc.nat(), { maxLength: 3 }),
+      files: fc.subarray(FILES, { maxLength: 2 }),
+      minutes: fc.integer({ min: 1, max: 40 }),
+      priority: fc.double({ min: -100, max: 100, noNaN: true }),
+    }),
     { minLength: 1, maxLength: 20 },
   )
   .map((gen) => {
@@ -46,7 +51,10 @@ function expectValid(spec: ScheduleSpec, minutes: number[], slots: number, run: 
       if (b === a) continue;
       const pa = spec.plans.find((p) => p.id === a.plan)!;
       const pb = spec.plans.find((p) => p.id === b.plan)!;
-      expect(pa.filesModified.some((x) => pb.filesModified.some((y) => globsOverlap(x, y))), `${a.plan} and ${b.plan} overlap`).toBe(false);
+      expect(
+        pa.filesModified.some((x) => pb.filesModified.some((y) => globsOverlap(x, y))),
+        `${a.plan} and ${b.plan} overlap`,
+      ).toBe(false);
     }
   }
 }
@@ -57,7 +65,12 @@ describe('priorities', () => {
       fc.property(specArb, fc.integer({ min: 1, max: 5 }), ({ spec, minutes, priority }, slots) => {
         const index = new Map(spec.plans.map((p, i) => [p.id, i]));
         const s = new Scheduler(spec, { duration: (id) => minutes[index.get(id)!]!, priority: (id) => priority[index.get(id)!]! });
-        expectValid(spec, minutes, slots, runSchedule(s, slots, (i) => minutes[i]!));
+        expectValid(
+          spec,
+          minutes,
+          slots,
+          runSchedule(s, slots, (i) => minutes[i]!),
+        );
       }),
       { numRuns: 150 },
     );
@@ -70,7 +83,11 @@ describe('priorities', () => {
         const duration = (id: string) => minutes[index.get(id)!]!;
         const plain = runSchedule(new Scheduler(spec, { duration }), slots, (i) => minutes[i]!);
         const found = searchPriority(spec, { slots, duration, budget: 2_000 });
-        const run = runSchedule(new Scheduler(spec, { duration, priority: (id) => found.priority.get(id)!, ...(found.sequence ? { sequence: found.sequence } : {}) }), slots, (i) => minutes[i]!);
+        const run = runSchedule(
+          new Scheduler(spec, { duration, priority: (id) => found.priority.get(id)!, ...(found.sequence ? { sequence: found.sequence } : {}) }),
+          slots,
+          (i) => minutes[i]!,
+        );
         expectValid(spec, minutes, slots, run);
         expect(run.makespan).toBe(found.makespan);
         expect(run.makespan).toBeLessThanOrEqual(plain.makespan);
@@ -80,7 +97,12 @@ describe('priorities', () => {
   });
 
   it('the search is deterministic: the same spec and durations, the same priorities', () => {
-    const plans: SchedulePlan[] = Array.from({ length: 12 }, (_, i) => ({ id: `01-${String(i + 1).padStart(2, '0')}`, phase: '01', dependsOn: i > 2 ? [`01-0${(i % 3) + 1}`] : [], filesModified: [i % 2 ? 'src/a.ts' : `src/m${i}.ts`] }));
+    const plans: SchedulePlan[] = Array.from({ length: 12 }, (_, i) => ({
+      id: `01-${String(i + 1).padStart(2, '0')}`,
+      phase: '01',
+      dependsOn: i > 2 ? [`01-0${(i % 3) + 1}`] : [],
+      filesModified: [i % 2 ? 'src/a.ts' : `src/m${i}.ts`],
+    }));
     const spec = { phases: [{ id: '01', plans: plans.map((p) => p.id) }], plans };
     const duration = (id: string) => Number(id.slice(3)) * 3;
     expect(searchPriority(spec, { slots: 3, duration })).toEqual(searchPriority(spec, { slots: 3, duration }));
@@ -92,7 +114,12 @@ describe('expectedDurations', () => {
 
   it('is the timeout when nothing has finished, and a finished plan its own measured time', () => {
     const plans = [plan('01-01', '01', ['src/a.ts'], 30), plan('01-02', '01', ['src/b.ts'], 45)];
-    expect(expectedDurations(plans, new Map())).toEqual(new Map([['01-01', 30], ['01-02', 45]]));
+    expect(expectedDurations(plans, new Map())).toEqual(
+      new Map([
+        ['01-01', 30],
+        ['01-02', 45],
+      ]),
+    );
     expect(expectedDurations(plans, new Map([['01-01', 12]])).get('01-01')).toBe(12);
   });
 
@@ -105,10 +132,24 @@ describe('expectedDurations', () => {
       plan('02-02', '02', ['lib/x.ts'], 40),
     ];
     // 01-01 used 15 of 60 minutes (a quarter); 01-03 used 45 (three quarters); 02-01 used 20 of 40.
-    const got = expectedDurations(plans, new Map([['01-01', 15], ['01-03', 45], ['02-01', 20]]));
+    const got = expectedDurations(
+      plans,
+      new Map([
+        ['01-01', 15],
+        ['01-03', 45],
+        ['02-01', 20],
+      ]),
+    );
     expect(got.get('01-02')).toBe(15); // src/auth like 01-01
     expect(got.get('02-02')).toBe(20); // no shared directory: its phase, half of 40
-    const other = expectedDurations([...plans, plan('03-01', '03', ['etc/z.conf'], 100)], new Map([['01-01', 15], ['01-03', 45], ['02-01', 20]]));
+    const other = expectedDurations(
+      [...plans, plan('03-01', '03', ['etc/z.conf'], 100)],
+      new Map([
+        ['01-01', 15],
+        ['01-03', 45],
+        ['02-01', 20],
+      ]),
+    );
     expect(other.get('03-01')).toBe(50); // no directory, no phase: the median share of all, 0.5
   });
 });

@@ -45,7 +45,12 @@ describe('pick: what may start', () => {
   });
 
   it('never picks a plan while a plan it overlaps is running or at a checkpoint', () => {
-    const s = new Scheduler(spec([{ id: '01-01', filesModified: ['src/*.ts'] }, { id: '01-02', filesModified: ['src/{a,b}.ts'] }]));
+    const s = new Scheduler(
+      spec([
+        { id: '01-01', filesModified: ['src/*.ts'] },
+        { id: '01-02', filesModified: ['src/{a,b}.ts'] },
+      ]),
+    );
     for (const active of ['running', 'checkpoint'] as const) {
       const state = s.state({ plans: { '01-01': active } });
       expect(s.pick(state, 4)).toEqual([]);
@@ -55,7 +60,12 @@ describe('pick: what may start', () => {
   });
 
   it('compares globs, not strings: globs that name no common file do not conflict', () => {
-    const s = new Scheduler(spec([{ id: '01-01', filesModified: ['src/*.ts'] }, { id: '01-02', filesModified: ['src/*.css', 'src/a/b.ts'] }]));
+    const s = new Scheduler(
+      spec([
+        { id: '01-01', filesModified: ['src/*.ts'] },
+        { id: '01-02', filesModified: ['src/*.css', 'src/a/b.ts'] },
+      ]),
+    );
     const state = s.state({ plans: { '01-01': 'running' } });
     expect(s.pick(state, 4)).toEqual(['01-02']);
   });

@@ -255,7 +255,9 @@ describe('harness simulate', () => {
     });
     const r = await runCli(['simulate', 'spec', '--slots', '3'], root);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('  lower bound    1 min  (critical path 1, work 3 over 3 slots)\n  with conflicts 2 min  (2 plans write src/shared.ts: 2 one after another)\n');
+    expect(r.stdout).toContain(
+      '  lower bound    1 min  (critical path 1, work 3 over 3 slots)\n  with conflicts 2 min  (2 plans write src/shared.ts: 2 one after another)\n',
+    );
   });
 
   it('exits 1 and prints the problems when the spec has errors (with --json, as a JSON error on stdout)', async () => {

@@ -72,8 +72,20 @@ describe('start orders', () => {
 
   it('any order at all keeps schedules valid and every plan started, even one listing dependants first', () => {
     const arb = fc
-      .array(fc.record({ deps: fc.array(fc.nat(), { maxLength: 2 }), file: fc.integer({ min: 0, max: 4 }), minutes: fc.integer({ min: 1, max: 30 }) }), { minLength: 1, maxLength: 16 })
-      .chain((gen) => fc.tuple(fc.constant(gen), fc.shuffledSubarray(gen.map((_, i) => i), { minLength: gen.length, maxLength: gen.length }), fc.integer({ min: 1, max: 4 })));
+      .array(fc.record({ deps: fc.array(fc.nat(), { maxLength: 2 }), file: fc.integer({ min: 0, max: 4 }), minutes: fc.integer({ min: 1, max: 30 }) }), {
+        minLength: 1,
+        maxLength: 16,
+      })
+      .chain((gen) =>
+        fc.tuple(
+          fc.constant(gen),
+          fc.shuffledSubarray(
+            gen.map((_, i) => i),
+            { minLength: gen.length, maxLength: gen.length },
+          ),
+          fc.integer({ min: 1, max: 4 }),
+        ),
+      );
     fc.assert(
       fc.property(arb, ([gen, perm, slots]) => {
         const id = (i: number) => `01-${String(i + 1).padStart(2, '0')}`;
@@ -103,7 +115,11 @@ describe('start orders', () => {
     const spec = specOf(plans);
     const duration = (id: string) => ((Number(id.slice(3)) * 7) % 11) + 2;
     const found = searchPriority(spec, { slots: 2, duration });
-    const run = runSchedule(new Scheduler(spec, { duration, priority: (id) => found.priority.get(id)!, ...(found.sequence ? { sequence: found.sequence } : {}) }), 2, (i) => duration(plans[i]!.id));
+    const run = runSchedule(
+      new Scheduler(spec, { duration, priority: (id) => found.priority.get(id)!, ...(found.sequence ? { sequence: found.sequence } : {}) }),
+      2,
+      (i) => duration(plans[i]!.id),
+    );
     expect(run.makespan).toBe(found.makespan);
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parsePlan } from '../../../../app/engine/core/spec/plan.js';
 
 const FILE = 'docs/specs/SPC-001/planning/plans/01-core/01-01-PLAN.md';
-const plan = (front: string) => `---\nplan_id: "01-01"\ntitle: Greeting\nfiles_modified: ["out/a.txt"]\nmust_pass:\n  - { id: a, type: file_exists, path: out/a.txt }\n${front}---\n# Greeting\n\nWrite it.\n`;
+const plan = (front: string) =>
+  `---\nplan_id: "01-01"\ntitle: Greeting\nfiles_modified: ["out/a.txt"]\nmust_pass:\n  - { id: a, type: file_exists, path: out/a.txt }\n${front}---\n# Greeting\n\nWrite it.\n`;
 
 describe("a plan's fallback list", () => {
   it('is accepted with other engines than its own agent', () => {

@@ -75,7 +75,7 @@ describe('hostile specs: work that grew faster than the input', () => {
     const loaded = loadSpec(
       specFiles({
         'SPEC.md': SPEC_MD,
-        [PLAN]: planMd({ id: `01-${digits}`, title: "Big", filesModified: ["src/big.ts"] }),
+        [PLAN]: planMd({ id: `01-${digits}`, title: 'Big', filesModified: ['src/big.ts'] }),
         [planPath('01-02')]: planMd({ id: '01-02', dependsOn: [`01-${digits}8`] }),
       }),
     );
@@ -100,7 +100,9 @@ describe('hostile specs: titles', () => {
       `${PLAN}:3: title is "Login\\u000a\\u000aPlan: 09-99"; it must be one line of text, without line breaks, control characters or format characters (bidi controls such as U+202E, zero-width characters such as U+200B)`,
     ]);
     const spec = '---\nid: SPC-042\ntitle: "Reset\\rPlan: 01-01"\n---\n';
-    expect(loadSpec(specFiles({ 'SPEC.md': spec, [PLAN]: planMd({ id: '01-01' }) })).problems.map((p) => [p.file, p.code])).toEqual([['SPEC.md', 'control-character']]);
+    expect(loadSpec(specFiles({ 'SPEC.md': spec, [PLAN]: planMd({ id: '01-01' }) })).problems.map((p) => [p.file, p.code])).toEqual([
+      ['SPEC.md', 'control-character'],
+    ]);
   });
 });
 

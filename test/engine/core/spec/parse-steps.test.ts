@@ -21,10 +21,28 @@ function byLines(body: string, bodyLine: number): Step[] {
 }
 describe('parseSteps', () => {
   it('reads the same steps as splitting the body into lines does, on generated bodies', () => {
-    const piece = fc.constantFrom('```sh step A', '```', '````', '~~~ bash step', '~~~', '```sh step', 'x', '', ' ```sh step q', '````sh step z', '\n', 'echo hi', '```js', '\t');
-    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), fc.constantFrom('\n', '', 'a'), (parts, tail) => {
-      const body = parts.join('\n') + tail;
-      expect(parseSteps(body, 5)).toEqual(byLines(body, 5));
-    }), { numRuns: 3000 });
+    const piece = fc.constantFrom(
+      '```sh step A',
+      '```',
+      '````',
+      '~~~ bash step',
+      '~~~',
+      '```sh step',
+      'x',
+      '',
+      ' ```sh step q',
+      '````sh step z',
+      '\n',
+      'echo hi',
+      '```js',
+      '\t',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.constantFrom('\n', '', 'a'), (parts, tail) => {
+        const body = parts.join('\n') + tail;
+        expect(parseSteps(body, 5)).toEqual(byLines(body, 5));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -13,10 +13,46 @@ const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
 // The spec loader settles the common case of some checks by a shortcut (issue 11); each
 // must answer exactly as the full check does.
 
-const PATHY = fc.constantFrom('a', 'src', '/', '//', '.', '..', '.git', '.GIT', '.Gi', 't', '*', '**', '***', '?', '[a]', '{a,b}', '{..,x}', '@(..)', '!', '~', 'C:', '\\', '\0', '-', '_', '.env', 'x.ts', ' ', 'é', './');
+const PATHY = fc.constantFrom(
+  'a',
+  'src',
+  '/',
+  '//',
+  '.',
+  '..',
+  '.git',
+  '.GIT',
+  '.Gi',
+  't',
+  '*',
+  '**',
+  '***',
+  '?',
+  '[a]',
+  '{a,b}',
+  '{..,x}',
+  '@(..)',
+  '!',
+  '~',
+  'C:',
+  '\\',
+  '\0',
+  '-',
+  '_',
+  '.env',
+  'x.ts',
+  ' ',
+  'é',
+  './',
+);
 const pathArb = fc.oneof(
   fc.array(PATHY, { maxLength: 8 }).map((p) => p.join('')),
-  fc.array(fc.array(PATHY, { minLength: 1, maxLength: 3 }).map((p) => p.join('')), { maxLength: 5 }).map((s) => s.join('/')),
+  fc
+    .array(
+      fc.array(PATHY, { minLength: 1, maxLength: 3 }).map((p) => p.join('')),
+      { maxLength: 5 },
+    )
+    .map((s) => s.join('/')),
 );
 
 describe('shortcuts of the spec loader agree with the full checks', () => {
@@ -44,7 +80,30 @@ describe('shortcuts of the spec loader agree with the full checks', () => {
   });
 
   it('yamlTooDeep: the same verdict and line as the walk, at any limit', () => {
-    const piece = fc.constantFrom('[', ']', '{', '}', '- ', '-\t', '? ', '-', '?', ' ', '\t', '\n', '\n  ', '"', "'", '#', ' #', 'a', ':', ', ', '"[["', '# [[');
+    const piece = fc.constantFrom(
+      '[',
+      ']',
+      '{',
+      '}',
+      '- ',
+      '-\t',
+      '? ',
+      '-',
+      '?',
+      ' ',
+      '\t',
+      '\n',
+      '\n  ',
+      '"',
+      "'",
+      '#',
+      ' #',
+      'a',
+      ':',
+      ', ',
+      '"[["',
+      '# [[',
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 60 }), fc.integer({ min: 0, max: 8 }), (pieces, max) => {
         const raw = `\n${pieces.join('')}`;

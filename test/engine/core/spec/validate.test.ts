@@ -31,9 +31,7 @@ describe('harness validate: a clean spec', () => {
 describe('harness validate: file-level problems', () => {
   it('reports malformed YAML at the line of the error', () => {
     const text = '---\nplan_id: "01-01"\ntitle: A\ndepends_on: [01-00\n---\n';
-    expect(problemsOf(withPlan(text))).toEqual([
-      `${PLAN}:4: malformed YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`,
-    ]);
+    expect(problemsOf(withPlan(text))).toEqual([`${PLAN}:4: malformed YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`]);
   });
 
   it('reports a duplicated key at its second occurrence', () => {
@@ -54,9 +52,7 @@ describe('harness validate: file-level problems', () => {
   });
 
   it('reports frontmatter that is not a mapping', () => {
-    expect(problemsOf(withPlan('---\n- a\n- b\n---\n'))).toEqual([
-      `${PLAN}:2: frontmatter must be a mapping of keys to values, like "title: Login endpoint"`,
-    ]);
+    expect(problemsOf(withPlan('---\n- a\n- b\n---\n'))).toEqual([`${PLAN}:2: frontmatter must be a mapping of keys to values, like "title: Login endpoint"`]);
   });
 
   it('reports an empty file', () => {
@@ -66,7 +62,7 @@ describe('harness validate: file-level problems', () => {
   it('reports an oversized plan and states the limit', () => {
     const text = planMd({ id: '01-01' }) + 'x'.repeat(MAX_PLAN_BYTES);
     expect(problemsOf(withPlan(text))).toEqual([
-      `${PLAN}:1: file is ${(text.length).toLocaleString('en-US')} bytes, over the 60,000 bytes limit; split it into smaller files`,
+      `${PLAN}:1: file is ${text.length.toLocaleString('en-US')} bytes, over the 60,000 bytes limit; split it into smaller files`,
     ]);
   });
 
@@ -104,9 +100,7 @@ describe('harness validate: fields', () => {
 
   it('reports an unquoted plan id that YAML read as a number', () => {
     const text = planMd({ id: '01-01' }).replace('plan_id: "01-01"', 'plan_id: 101');
-    expect(problemsOf(withPlan(text))).toEqual([
-      `${PLAN}:2: plan_id is the number 101; it must be a plan id PP-NN such as "03-02" (PP is the phase), quoted`,
-    ]);
+    expect(problemsOf(withPlan(text))).toEqual([`${PLAN}:2: plan_id is the number 101; it must be a plan id PP-NN such as "03-02" (PP is the phase), quoted`]);
   });
 
   it('reports a malformed plan id in depends_on at its own line', () => {
@@ -122,7 +116,7 @@ describe('harness validate: fields', () => {
     expect(problemsOf(withPlan(text))).toEqual([`${PLAN}:8: unknown key "depend_on"; did you mean "depends_on"?`]);
   });
 
-  it('points keys of the author\'s own to metadata', () => {
+  it("points keys of the author's own to metadata", () => {
     const text = planMd({ id: '01-01', extra: 'owner: ana' });
     expect(problemsOf(withPlan(text))).toEqual([`${PLAN}:8: unknown key "owner"; put keys of your own under metadata:`]);
     expect(problemsOf(withPlan(planMd({ id: '01-01', extra: 'metadata: { owner: ana }' })))).toEqual([]);
@@ -167,9 +161,7 @@ describe('harness validate: must_pass checks', () => {
 
   it('reports two checks with the same id', () => {
     const checks = '  - { id: t, type: tests_pass, command: "npm test" }\n  - { id: t, type: file_exists, path: src/a.ts }';
-    expect(problemsOf(withChecks(checks))).toEqual([
-      `${PLAN}:8: must_pass[1]: check id "t" is already used by must_pass[0]; give each check its own id`,
-    ]);
+    expect(problemsOf(withChecks(checks))).toEqual([`${PLAN}:8: must_pass[1]: check id "t" is already used by must_pass[0]; give each check its own id`]);
   });
 
   it('reports a regular expression that does not compile', () => {
@@ -216,9 +208,7 @@ describe('harness validate: vacuous plans', () => {
       extra: 'autonomous: false',
     });
     expect(problemsOf(withPlan(text))).toEqual([]);
-    expect(loadSpec(withPlan(text)).spec?.plans[0]?.mustPass).toEqual([
-      { id: 'look', type: 'human', kind: 'ux_flow', prompt: 'Walk through sign-up' },
-    ]);
+    expect(loadSpec(withPlan(text)).spec?.plans[0]?.mustPass).toEqual([{ id: 'look', type: 'human', kind: 'ux_flow', prompt: 'Walk through sign-up' }]);
   });
 
   it('rejects a plan whose checks all succeed whatever happens', () => {
@@ -241,7 +231,10 @@ describe('harness validate: paths stay inside the repository', () => {
   });
 
   it('rejects check paths outside the repository', () => {
-    const text = planMd({ id: '01-01', mustPass: 'must_pass:\n  - { id: t, type: tests_pass, command: "npm test", cwd: "../other" }\n  - { id: f, type: file_exists, path: "C:\\\\x" }' });
+    const text = planMd({
+      id: '01-01',
+      mustPass: 'must_pass:\n  - { id: t, type: tests_pass, command: "npm test", cwd: "../other" }\n  - { id: f, type: file_exists, path: "C:\\\\x" }',
+    });
     expect(problemsOf(withPlan(text))).toEqual([
       `${PLAN}:7: must_pass[0].cwd "../other" points outside the repository with ".."; write it relative to the repository root`,
       `${PLAN}:8: must_pass[1].path "C:\\x" is absolute; write it relative to the repository root`,
@@ -276,14 +269,15 @@ describe('harness validate: plans together', () => {
   });
 
   it('does not report a dependency on a plan that exists but is itself broken', () => {
-    const files = specOf([{ id: '01-01', extra: 'autonomous: maybe' }, { id: '01-02', dependsOn: ['01-01'] }]);
+    const files = specOf([
+      { id: '01-01', extra: 'autonomous: maybe' },
+      { id: '01-02', dependsOn: ['01-01'] },
+    ]);
     expect(problemsOf(files)).toEqual([`${planPath('01-01')}:8: autonomous is "maybe"; it must be true or false`]);
   });
 
   it('reports a plan that depends on itself', () => {
-    expect(problemsOf(specOf([{ id: '01-01', dependsOn: ['01-01'] }]))).toEqual([
-      `${PLAN}:4: plan 01-01 depends on itself; remove "01-01" from depends_on`,
-    ]);
+    expect(problemsOf(specOf([{ id: '01-01', dependsOn: ['01-01'] }]))).toEqual([`${PLAN}:4: plan 01-01 depends on itself; remove "01-01" from depends_on`]);
   });
 
   it('reports a cycle and prints it', () => {

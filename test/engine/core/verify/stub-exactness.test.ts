@@ -114,7 +114,10 @@ describe('artifact: a stub is a body that does nothing where the plan requires b
 
   it('passes Python abstract methods and Protocol members whose bodies are ..., and a docstring about a later phase', async () => {
     const r = await run(check({ id: 'a', type: 'artifact', path: 'app/storage.py', exports: ['Storage', 'MemoryStorage', 'Clock'] }));
-    expect(r).toMatchObject({ status: 'pass', evidence: 'app/storage.py: 22 substantive lines (min 3); exports Storage, MemoryStorage, Clock; no stub markers' });
+    expect(r).toMatchObject({
+      status: 'pass',
+      evidence: 'app/storage.py: 22 substantive lines (min 3); exports Storage, MemoryStorage, Clock; no stub markers',
+    });
   });
 
   it('still fails a method that only passes under a comment saying so, and a function that raises NotImplementedError, each with its line', async () => {
@@ -137,12 +140,16 @@ describe('artifact: a stub is a body that does nothing where the plan requires b
     const r = await run(check({ id: 'a', type: 'artifact', path: 'src/api/server.ts', contains: 'export (const|function) app' }));
     expect(r).toMatchObject({
       status: 'pass',
-      evidence: 'src/api/server.ts: 7 substantive lines (min 3); matches /export (const|function) app/ (contains, read as a regular expression) at line 4: "export const app"; no stub markers',
+      evidence:
+        'src/api/server.ts: 7 substantive lines (min 3); matches /export (const|function) app/ (contains, read as a regular expression) at line 4: "export const app"; no stub markers',
     });
     const literal = await run(check({ id: 'a', type: 'artifact', path: 'src/api/server.ts', contains: "{ prefix: '/api' }" }));
     expect(literal.evidence).toContain(`contains "{ prefix: '/api' }" at line 7`);
     const missing = await run(check({ id: 'a', type: 'artifact', path: 'src/api/server.ts', contains: 'register\\(userRoutes' }));
-    expect(missing).toMatchObject({ status: 'fail', evidence: 'src/api/server.ts: does not contain "register\\\\(userRoutes", as text or as a regular expression' });
+    expect(missing).toMatchObject({
+      status: 'fail',
+      evidence: 'src/api/server.ts: does not contain "register\\\\(userRoutes", as text or as a regular expression',
+    });
   });
 });
 
@@ -161,7 +168,13 @@ describe('key_link: exact about what is a path and where a pattern matched', () 
   it('reads a container image as what a compose file runs, not as a repository file', async () => {
     const r = await run(check({ id: 'k', type: 'key_link', from: 'docker-compose.yml', to: 'ghcr.io/acme/ledger-api:1.4' }));
     expect(r).toMatchObject({ status: 'pass', evidence: 'docker-compose.yml line 5 mentions "ghcr.io/acme/ledger-api:1.4"' });
-    for (const image of ['postgres:16-alpine', 'ghcr.io/acme/ledger-api:1.4', 'docker.io/library/nginx', 'redis/redis-stack:latest', 'nginx@sha256:0123456789abcdef0123']) {
+    for (const image of [
+      'postgres:16-alpine',
+      'ghcr.io/acme/ledger-api:1.4',
+      'docker.io/library/nginx',
+      'redis/redis-stack:latest',
+      'nginx@sha256:0123456789abcdef0123',
+    ]) {
       expect([image, isImageReference(image), looksLikeRepoPath(image)]).toEqual([image, true, false]);
     }
     for (const path of ['src/api/server.ts', 'docker/Dockerfile', '.github/workflows/ci.yml', 'infra/k8s/deploy.yaml']) {

@@ -26,29 +26,44 @@ describe('tellingLine', () => {
   });
 
   it('node --test: an assertion whose message is a YAML block', () => {
-    const out = ['not ok 1 - adds', '  ---', '  error: |-', '    Expected values to be strictly equal:', '', '    2 !== 3', "  code: 'ERR_ASSERTION'", '# fail 1'];
+    const out = [
+      'not ok 1 - adds',
+      '  ---',
+      '  error: |-',
+      '    Expected values to be strictly equal:',
+      '',
+      '    2 !== 3',
+      "  code: 'ERR_ASSERTION'",
+      '# fail 1',
+    ];
     expect(tellingLine(out)).toBe('error: Expected values to be strictly equal:');
   });
 
   it('compilers: tsc, gcc and rustc diagnostics, the first of several', () => {
-    expect(tellingLine(lines("src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.\nsrc/b.ts(1,1): error TS2304: Cannot find name 'x'.\nFound 2 errors."))).toBe(
-      "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.",
-    );
+    expect(
+      tellingLine(
+        lines(
+          "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.\nsrc/b.ts(1,1): error TS2304: Cannot find name 'x'.\nFound 2 errors.",
+        ),
+      ),
+    ).toBe("src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.");
     expect(tellingLine(lines("main.c: In function 'main':\nmain.c:4:3: error: 'x' undeclared (first use in this function)\nmake: *** [all] Error 1"))).toBe(
       "main.c:4:3: error: 'x' undeclared (first use in this function)",
     );
-    expect(tellingLine(lines('   Compiling app v0.1.0\nerror[E0425]: cannot find value `y` in this scope\n --> src/main.rs:2:20\nerror: could not compile `app`'))).toBe(
-      'error[E0425]: cannot find value `y` in this scope',
-    );
+    expect(
+      tellingLine(lines('   Compiling app v0.1.0\nerror[E0425]: cannot find value `y` in this scope\n --> src/main.rs:2:20\nerror: could not compile `app`')),
+    ).toBe('error[E0425]: cannot find value `y` in this scope');
   });
 
   it('pytest: the first FAILED line of the short summary, or the E line of the traceback above it', () => {
     expect(tellingLine(lines('tests/test_x.py F\n=== short test summary info ===\nFAILED tests/test_x.py::test_add - assert 2 == 3\n1 failed in 0.02s'))).toBe(
       'FAILED tests/test_x.py::test_add - assert 2 == 3',
     );
-    expect(tellingLine(lines("    def test_import():\n>       from pkg import X\nE       ModuleNotFoundError: No module named 'pkg'\nFAILED tests/test_x.py::test_import"))).toBe(
-      "ModuleNotFoundError: No module named 'pkg'",
-    );
+    expect(
+      tellingLine(
+        lines("    def test_import():\n>       from pkg import X\nE       ModuleNotFoundError: No module named 'pkg'\nFAILED tests/test_x.py::test_import"),
+      ),
+    ).toBe("ModuleNotFoundError: No module named 'pkg'");
   });
 
   it('a tally of no errors names none; an output naming no error has no first error, and its telling line is its last', () => {
@@ -60,7 +75,13 @@ describe('tellingLine', () => {
 
 describe('recognisedError', () => {
   it('names only an error some tool prints; an unrecognised output has none, though a person still gets a line to read', () => {
-    const goTest = ['--- FAIL: TestCreateOrder (0.00s)', '    order_test.go:7: CreateOrder status = 500, want 201', 'FAIL', 'FAIL\texample.com/orders\t0.012s', 'FAIL'];
+    const goTest = [
+      '--- FAIL: TestCreateOrder (0.00s)',
+      '    order_test.go:7: CreateOrder status = 500, want 201',
+      'FAIL',
+      'FAIL\texample.com/orders\t0.012s',
+      'FAIL',
+    ];
     expect(recognisedError(goTest)).toEqual({ line: 'CreateOrder status = 500, want 201', tool: 'go test' });
     const unrecognised = ['building', 'step 3 of 4 failed', 'FAIL'];
     expect(recognisedError(unrecognised)).toBeUndefined();
@@ -70,11 +91,19 @@ describe('recognisedError', () => {
     expect(recognisedError(lines('connecting\ncannot open tests/x.db, retrying\nretrying'))).toBeUndefined();
     expect(firstError(lines('connecting\ncannot open tests/x.db, retrying\nretrying'))).toBe('cannot open tests/x.db, retrying');
     // SQLite's own code is SQLite's error.
-    expect(recognisedError(lines('connecting with ghp_abc123\nSQLITE_BUSY while opening tests/x.db\nretrying'))).toEqual({ line: 'SQLITE_BUSY while opening tests/x.db', tool: 'sqlite' });
+    expect(recognisedError(lines('connecting with ghp_abc123\nSQLITE_BUSY while opening tests/x.db\nretrying'))).toEqual({
+      line: 'SQLITE_BUSY while opening tests/x.db',
+      tool: 'sqlite',
+    });
   });
 
   it("a service's message (a database, the container engine) wins over the runner's earlier lines", () => {
-    const out = ['=== RUN   TestQuery', '    store_test.go:20: connecting', '    store_test.go:22: query: pq: relation "orders" does not exist', '--- FAIL: TestQuery (0.02s)'];
+    const out = [
+      '=== RUN   TestQuery',
+      '    store_test.go:20: connecting',
+      '    store_test.go:22: query: pq: relation "orders" does not exist',
+      '--- FAIL: TestQuery (0.02s)',
+    ];
     expect(recognisedError(out)).toEqual({ line: 'pq: relation "orders" does not exist', tool: 'postgres' });
   });
 

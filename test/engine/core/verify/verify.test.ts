@@ -36,17 +36,22 @@ export default login;
 
 const FILES: Record<string, string> = {
   'src/auth/login.ts': GOOD_MODULE,
-  'src/auth/crypto.ts': 'export async function hash(s: string): Promise<string> {\n  const n = [...s].reduce((a, c) => a + c.charCodeAt(0), 0);\n  return n.toString(16);\n}\n',
+  'src/auth/crypto.ts':
+    'export async function hash(s: string): Promise<string> {\n  const n = [...s].reduce((a, c) => a + c.charCodeAt(0), 0);\n  return n.toString(16);\n}\n',
   'src/auth/stub.ts': "export function login(): string {\n  // TODO: implement\n  throw new Error('Not implemented');\n}\nexport function logout() {}\n",
   'src/auth/null.tsx': 'import React from "react";\n\nexport function Panel() {\n  return null;\n}\n\nexport const Empty = () => null;\n',
   'src/auth/tiny.ts': 'export const x = 1;\n',
   'src/auth/commented.ts': '// export function login() {}\n/* export const logout = 1; */\nconst a = 1;\nconst b = 2;\nexport const c = a + b;\n',
   'src/index.ts': "export * from './auth/login.js';\nexport { hash as digest } from './auth/crypto.js';\nexport const version = '1.0.0';\n",
-  'lib/cjs.js': "'use strict';\nfunction add(a, b) {\n  return a + b;\n}\nmodule.exports = { add, sub: (a, b) => a - b, mul(a, b) { return a * b; } };\nmodule.exports.div = (a, b) => a / b;\n",
-  'app/models.py': '"""Models."""\nimport dataclasses\n\n\n@dataclasses.dataclass\nclass User:\n    name: str\n\n\ndef find_user(name):\n    return User(name)\n\n\ndef delete_user(name):\n    """Remove a user."""\n    pass\n',
+  'lib/cjs.js':
+    "'use strict';\nfunction add(a, b) {\n  return a + b;\n}\nmodule.exports = { add, sub: (a, b) => a - b, mul(a, b) { return a * b; } };\nmodule.exports.div = (a, b) => a / b;\n",
+  'app/models.py':
+    '"""Models."""\nimport dataclasses\n\n\n@dataclasses.dataclass\nclass User:\n    name: str\n\n\ndef find_user(name):\n    return User(name)\n\n\ndef delete_user(name):\n    """Remove a user."""\n    pass\n',
   'app/views.py': 'from app.models import find_user\n\n\ndef show(name):\n    user = find_user(name)\n    return user.name\n',
-  'src/ui/Chat.tsx': "import { useEffect } from 'react';\nexport function Chat() {\n  // fetch('/api/chat') is to come\n  useEffect(() => {}, []);\n  return 'chat';\n}\n",
-  'src/ui/Page.tsx': "import { Chat } from '@/ui/Chat';\nexport function Page() {\n  useEffect(() => { fetch('/api/chat').then((r) => r.json()); }, []);\n  return Chat();\n}\n",
+  'src/ui/Chat.tsx':
+    "import { useEffect } from 'react';\nexport function Chat() {\n  // fetch('/api/chat') is to come\n  useEffect(() => {}, []);\n  return 'chat';\n}\n",
+  'src/ui/Page.tsx':
+    "import { Chat } from '@/ui/Chat';\nexport function Page() {\n  useEffect(() => { fetch('/api/chat').then((r) => r.json()); }, []);\n  return Chat();\n}\n",
   'README.md': '# Demo\n\nThe login service lives in src/auth.\n',
   'tests/ok.test.mjs': "import test from 'node:test';\nimport assert from 'node:assert';\ntest('adds', () => assert.equal(1 + 1, 2));\n",
   'tests/bad.test.mjs': "import test from 'node:test';\nimport assert from 'node:assert';\ntest('breaks', () => assert.equal(1 + 1, 3));\n",
@@ -74,9 +79,17 @@ async function run(c: Check, ctx = {}) {
 
 describe('file_exists and file_contains', () => {
   it('file_exists passes for a file and a directory, and fails for a missing path', async () => {
-    expect(await run(check({ id: 'f', type: 'file_exists', path: 'src/auth/login.ts' }))).toMatchObject({ id: 'f', type: 'file_exists', status: 'pass', evidence: 'src/auth/login.ts exists (file)' });
+    expect(await run(check({ id: 'f', type: 'file_exists', path: 'src/auth/login.ts' }))).toMatchObject({
+      id: 'f',
+      type: 'file_exists',
+      status: 'pass',
+      evidence: 'src/auth/login.ts exists (file)',
+    });
     expect((await run(check({ id: 'd', type: 'file_exists', path: 'src/auth' }))).evidence).toBe('src/auth exists (directory)');
-    expect(await run(check({ id: 'm', type: 'file_exists', path: 'src/auth/missing.ts' }))).toMatchObject({ status: 'fail', evidence: 'src/auth/missing.ts does not exist' });
+    expect(await run(check({ id: 'm', type: 'file_exists', path: 'src/auth/missing.ts' }))).toMatchObject({
+      status: 'fail',
+      evidence: 'src/auth/missing.ts does not exist',
+    });
   });
 
   it('file_contains needs the literal and the pattern, and says where it found them', async () => {
@@ -94,7 +107,14 @@ describe('file_exists and file_contains', () => {
 
 describe('command_output, build_succeeds, tests_pass', () => {
   it('command_output checks the exit code (default 0), contains and matches, over stdout and stderr', async () => {
-    const ok = await run(check({ id: 'o', type: 'command_output', command: 'echo "version 1.4.2"; echo warn >&2', expect: { contains: 'version', matches: '\\d+\\.\\d+\\.\\d+' } }));
+    const ok = await run(
+      check({
+        id: 'o',
+        type: 'command_output',
+        command: 'echo "version 1.4.2"; echo warn >&2',
+        expect: { contains: 'version', matches: '\\d+\\.\\d+\\.\\d+' },
+      }),
+    );
     expect(ok.status).toBe('pass');
     expect(ok.evidence).toBe('exit 0; output ends:\nversion 1.4.2\nwarn');
     const code = await run(check({ id: 'o', type: 'command_output', command: 'echo broken; exit 3', expect: {} }));
@@ -173,7 +193,7 @@ describe('command_output, build_succeeds, tests_pass', () => {
     expect(testsRan('all good').verdict).toBe('unknown');
   });
 
-  it('tests_pass fails a command whose output shows no tests, whatever its exit code (the README\'s promise)', async () => {
+  it("tests_pass fails a command whose output shows no tests, whatever its exit code (the README's promise)", async () => {
     const r = await run(check({ id: 't', type: 'tests_pass', command: 'echo "checked 12 things"' }));
     expect(r.status).toBe('fail');
     expect(r.evidence).toBe(
@@ -183,7 +203,9 @@ describe('command_output, build_succeeds, tests_pass', () => {
 
   it('a hanging command times out and its whole process group is killed', async () => {
     const pidFile = join(mkdtempSync(join(tmpdir(), 'harness-hang-')), 'bg.pid');
-    const r = await run(check({ id: 'h', type: 'command_output', command: `sleep 600 & echo $! > ${pidFile}; echo started; sleep 600`, timeout_seconds: 1, expect: {} }));
+    const r = await run(
+      check({ id: 'h', type: 'command_output', command: `sleep 600 & echo $! > ${pidFile}; echo started; sleep 600`, timeout_seconds: 1, expect: {} }),
+    );
     expect(r.status).toBe('fail');
     expect(r.evidence).toMatch(/^timed out after 1(\.\d)? s and was killed, expected exit 0; output ends:\nstarted$/);
     // Its background child, in its group, was killed with it: the check waited for neither sleep.
@@ -211,9 +233,13 @@ describe('command_output, build_succeeds, tests_pass', () => {
 
 describe('artifact: a file of substance, not a stub', () => {
   it('passes a real module: lines, exports (function, const, default), contains', async () => {
-    const r = await run(check({ id: 'a', type: 'artifact', path: 'src/auth/login.ts', min_lines: 8, exports: ['login', 'logout', 'Credentials', 'default'], contains: 'hash(' }));
+    const r = await run(
+      check({ id: 'a', type: 'artifact', path: 'src/auth/login.ts', min_lines: 8, exports: ['login', 'logout', 'Credentials', 'default'], contains: 'hash(' }),
+    );
     expect(r.status).toBe('pass');
-    expect(r.evidence).toBe('src/auth/login.ts: 9 substantive lines (min 8); exports login, logout, Credentials, default; contains "hash(" at line 7; no stub markers');
+    expect(r.evidence).toBe(
+      'src/auth/login.ts: 9 substantive lines (min 8); exports login, logout, Credentials, default; contains "hash(" at line 7; no stub markers',
+    );
   });
 
   it('fails a stub and names its markers', async () => {
@@ -279,13 +305,17 @@ describe('key_link: one file really wired to another', () => {
 
   it('resolves Python and aliased imports', async () => {
     expect((await run(check({ id: 'k', type: 'key_link', from: 'app/views.py', to: 'app/models.py' }))).status).toBe('pass');
-    expect((await run(check({ id: 'k', type: 'key_link', from: 'src/ui/Page.tsx', to: 'src/ui/Chat.tsx' }))).evidence).toBe('src/ui/Page.tsx line 1 imports src/ui/Chat.tsx as "@/ui/Chat"');
+    expect((await run(check({ id: 'k', type: 'key_link', from: 'src/ui/Page.tsx', to: 'src/ui/Chat.tsx' }))).evidence).toBe(
+      'src/ui/Page.tsx line 1 imports src/ui/Chat.tsx as "@/ui/Chat"',
+    );
   });
 
   it('with a pattern, the pattern must match the code, not a comment', async () => {
-    const ok = await run(check({ id: 'k', type: 'key_link', from: 'src/ui/Page.tsx', to: '/api/chat', via: 'fetch in useEffect', pattern: "fetch\\(['\"]/api/chat" }));
+    const ok = await run(
+      check({ id: 'k', type: 'key_link', from: 'src/ui/Page.tsx', to: '/api/chat', via: 'fetch in useEffect', pattern: 'fetch\\([\'"]/api/chat' }),
+    );
     expect(ok).toMatchObject({ status: 'pass', evidence: 'src/ui/Page.tsx line 3 links to /api/chat (via fetch in useEffect): "fetch(\'/api/chat"' });
-    const commented = await run(check({ id: 'k', type: 'key_link', from: 'src/ui/Chat.tsx', to: '/api/chat', pattern: "fetch\\(['\"]/api/chat" }));
+    const commented = await run(check({ id: 'k', type: 'key_link', from: 'src/ui/Chat.tsx', to: '/api/chat', pattern: 'fetch\\([\'"]/api/chat' }));
     expect(commented.status).toBe('fail');
     expect(commented.evidence).toContain('src/ui/Chat.tsx has no match for /fetch\\(');
     expect(commented.evidence).toContain('outside comments; the link to /api/chat is missing');
@@ -333,10 +363,27 @@ describe('api_response against a server started through serve with {port}', () =
 
   it('passes on the expected status, body and JSON subset', async () => {
     const ctx = { baseUrl: server.baseUrl };
-    const get = await run(check({ id: 'api', type: 'api_response', request: 'GET /api/health', expect: { status: 200, body_contains: '"ok"', json: { status: 'ok', tags: ['v2'] } } }), ctx);
+    const get = await run(
+      check({
+        id: 'api',
+        type: 'api_response',
+        request: 'GET /api/health',
+        expect: { status: 200, body_contains: '"ok"', json: { status: 'ok', tags: ['v2'] } },
+      }),
+      ctx,
+    );
     expect(get.status).toBe('pass');
     expect(get.evidence).toBe(`GET ${server.baseUrl}/api/health → 200; body "{\\"status\\":\\"ok\\",\\"version\\":2,\\"tags\\":[\\"api\\",\\"v2\\"]}"`);
-    const post = await run(check({ id: 'login', type: 'api_response', request: 'POST /api/login', body: { user: 'ada' }, expect: { json: { user: { name: 'ada', roles: ['admin'] } } } }), ctx);
+    const post = await run(
+      check({
+        id: 'login',
+        type: 'api_response',
+        request: 'POST /api/login',
+        body: { user: 'ada' },
+        expect: { json: { user: { name: 'ada', roles: ['admin'] } } },
+      }),
+      ctx,
+    );
     expect(post.status).toBe('pass');
     const absolute = await run(check({ id: 'abs', type: 'api_response', request: `GET ${server.baseUrl}/api/health`, expect: { status: 200 } }));
     expect(absolute.status).toBe('pass');
@@ -346,7 +393,10 @@ describe('api_response against a server started through serve with {port}', () =
     const ctx = { baseUrl: server.baseUrl };
     const status = await run(check({ id: 'login', type: 'api_response', request: 'POST /api/login', body: { user: 'bob' }, expect: { status: 200 } }), ctx);
     expect(status).toMatchObject({ status: 'fail', evidence: `POST ${server.baseUrl}/api/login → 401, expected 200; body "{\\"error\\":\\"unknown user\\"}"` });
-    const json = await run(check({ id: 'login', type: 'api_response', request: 'POST /api/login', body: { user: 'ada' }, expect: { json: { user: { name: 'grace' } } } }), ctx);
+    const json = await run(
+      check({ id: 'login', type: 'api_response', request: 'POST /api/login', body: { user: 'ada' }, expect: { json: { user: { name: 'grace' } } } }),
+      ctx,
+    );
     expect(json.evidence).toContain('JSON differs at $.user.name: expected "grace", got "ada"');
     const missing = await run(check({ id: 'h', type: 'api_response', request: 'GET /nope', expect: {} }), ctx);
     expect(missing.evidence).toContain('→ 404, expected a 2xx status');
@@ -417,7 +467,10 @@ phases:
     specFiles({
       'SPEC.md': SPEC_MD,
       'ROADMAP.md': roadmap,
-      'planning/plans/01-foundation/01-01-PLAN.md': planText('01-01', '  - { id: module, type: artifact, path: src/auth/login.ts, exports: [login] }\n  - { id: wired, type: key_link, from: src/auth/login.ts, to: src/auth/crypto.ts }'),
+      'planning/plans/01-foundation/01-01-PLAN.md': planText(
+        '01-01',
+        '  - { id: module, type: artifact, path: src/auth/login.ts, exports: [login] }\n  - { id: wired, type: key_link, from: src/auth/login.ts, to: src/auth/crypto.ts }',
+      ),
       'planning/plans/01-foundation/01-02-PLAN.md': planText(
         '01-02',
         '  - { id: health, type: api_response, request: "GET /api/health", expect: { json: { status: ok } } }\n  - { id: looks, type: visual_quality, prompt: "Is the page tidy?" }',
@@ -504,7 +557,7 @@ describe('verification levels', () => {
     expect(pidAlive(repo.root)).toBe(false);
   });
 
-  it('plan level: a person\'s answer settles a human check', async () => {
+  it("plan level: a person's answer settles a human check", async () => {
     const spec = loadDemoSpec();
     const yes = await verifyPlan(spec.planById.get('01-02')!, ports, { spec: spec.id, answers: { looks: { passed: true, by: 'ada' } } });
     expect(yes.status).toBe('pass');
@@ -527,7 +580,9 @@ describe('verification levels', () => {
     const silent: Plan = { ...failing, serve: { command: 'sleep 600', url: 'http://127.0.0.1:{port}', timeout_seconds: 1 } };
     const none = await verifyPlan(silent, ports, { spec: spec.id });
     expect(none.status).toBe('fail');
-    expect(none.results[0]!.evidence).toMatch(/^the server did not start \(serve: "sleep 600"\): "sleep 600" did not answer at http:\/\/127\.0\.0\.1:\d+\/ within 1 s/);
+    expect(none.results[0]!.evidence).toMatch(
+      /^the server did not start \(serve: "sleep 600"\): "sleep 600" did not answer at http:\/\/127\.0\.0\.1:\d+\/ within 1 s/,
+    );
   });
 
   it('plan level: nothing to check is a failure, never a vacuous pass', async () => {
@@ -537,11 +592,14 @@ describe('verification levels', () => {
     expect(report.problems).toEqual(['no checks to run: a plan cannot be verified by nothing; add must_pass checks']);
   });
 
-  it('phase level: every plan\'s checks again on the merged checkout, then the phase\'s own, each plan with its server', async () => {
+  it("phase level: every plan's checks again on the merged checkout, then the phase's own, each plan with its server", async () => {
     const spec = loadDemoSpec();
     const rec = recording(ports);
     const seen: string[] = [];
-    const report = await verifyPhase(spec, spec.phases[0]!, rec.ports, { answers: { '01-02/looks': { passed: true } }, onResult: (r) => seen.push(`${r.plan ?? 'phase'}/${r.id}`) });
+    const report = await verifyPhase(spec, spec.phases[0]!, rec.ports, {
+      answers: { '01-02/looks': { passed: true } },
+      onResult: (r) => seen.push(`${r.plan ?? 'phase'}/${r.id}`),
+    });
     expect(report).toMatchObject({ level: 'phase', id: '01', spec: 'SPC-007', status: 'pass', problems: [] });
     expect(report.results.map((r) => [r.plan, r.id, r.status])).toEqual([
       ['01-01', 'module', 'pass'],
@@ -562,7 +620,9 @@ describe('verification levels', () => {
     const phase = { ...spec.phases[0]!, mustPass: [...spec.phases[0]!.mustPass, check({ id: 'changelog', type: 'file_exists', path: 'CHANGELOG.md' })] };
     const report = await verifyPhase(spec, phase, ports, { answers: { '01-02/looks': { passed: true } } });
     expect(report.status).toBe('fail');
-    expect(report.results.filter((r) => r.status === 'fail').map((r) => [r.plan, r.id, r.evidence])).toEqual([[undefined, 'changelog', 'CHANGELOG.md does not exist']]);
+    expect(report.results.filter((r) => r.status === 'fail').map((r) => [r.plan, r.id, r.evidence])).toEqual([
+      [undefined, 'changelog', 'CHANGELOG.md does not exist'],
+    ]);
     const unanswered = await verifyPhase(spec, spec.phases[0]!, ports);
     expect(unanswered.status).toBe('human');
   });
@@ -629,4 +689,3 @@ describe('a check never throws', () => {
     expect(r.evidence).toBe('no result within 1 s (timeout_seconds), so the check was abandoned');
   });
 });
-

@@ -268,15 +268,14 @@ metadata:
       gsd: {
         type: 'execute',
         wave: 3,
-        user_setup: [
-          expect.objectContaining({ service: 'postmark', env_vars: [expect.objectContaining({ name: 'POSTMARK_SERVER_TOKEN' })] }),
-        ],
+        user_setup: [expect.objectContaining({ service: 'postmark', env_vars: [expect.objectContaining({ name: 'POSTMARK_SERVER_TOKEN' })] })],
       },
     });
   });
 
   it('leaves a plan without must_haves as it is, so validation says it could pass without the work', () => {
-    const bare = '---\nphase: 01-foundation\nplan: 03\ntype: execute\ndepends_on: ["01"]\nfiles_modified: [README.md]\n---\n\n<objective>\nWrite the README.\n</objective>\n';
+    const bare =
+      '---\nphase: 01-foundation\nplan: 03\ntype: execute\ndepends_on: ["01"]\nfiles_modified: [README.md]\n---\n\n<objective>\nWrite the README.\n</objective>\n';
     const result = importGsd([...gsd, { path: 'phases/01-foundation/01-03-PLAN.md', text: bare }], { specId: 'SPC-003' });
     const loaded = load(result);
     expect(loaded.valid).toBe(false);
@@ -307,7 +306,12 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
     ]);
     const plans = tree.filter((f) => f.path.endsWith('-PLAN.md')).map((f) => f.path);
     expect(plans).toHaveLength(13);
-    expect(result.files.filter((f) => f.path.endsWith('-PLAN.md')).map((f) => f.from).sort()).toEqual(plans.sort());
+    expect(
+      result.files
+        .filter((f) => f.path.endsWith('-PLAN.md'))
+        .map((f) => f.from)
+        .sort(),
+    ).toEqual(plans.sort());
     expect(result.problems.filter((p) => p.severity === 'error')).toEqual([]);
   });
 
@@ -326,10 +330,12 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
       { from: '03-03', to: '04-03', path: 'phases/03-extension/03-extension-03-PLAN.md' },
       { from: '04-01', to: '05-01', path: 'phases/04-release/04-01-PLAN.md' },
     ]);
-    expect(frontmatterOf(written(imported(), 'planning/plans/03-rate-limits/03-01-PLAN.md')).metadata).toEqual({ gsd: { type: 'execute', wave: 1, id: '02.1-01', phase_order: ['02-04'] } });
+    expect(frontmatterOf(written(imported(), 'planning/plans/03-rate-limits/03-01-PLAN.md')).metadata).toEqual({
+      gsd: { type: 'execute', wave: 1, id: '02.1-01', phase_order: ['02-04'] },
+    });
   });
 
-  it('keeps the phase order by default: each phase\'s first plans wait for the previous phase\'s last', () => {
+  it("keeps the phase order by default: each phase's first plans wait for the previous phase's last", () => {
     const result = imported();
     expect(result.order).toEqual({ phaseOrder: true, added: 5 });
     expect(Object.fromEntries(load(result).spec!.plans.map((p) => [p.id, p.dependsOn]))).toEqual({
@@ -370,7 +376,7 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
     expect([spec.planById.get('02-02')!.checkpoints, spec.planById.get('04-03')!.checkpoints]).toEqual([['decision'], ['action']]);
   });
 
-  it('turns <verify> commands into command checks, with the author\'s machine path cut and output trims dropped', () => {
+  it("turns <verify> commands into command checks, with the author's machine path cut and output trims dropped", () => {
     const spec = load(imported()).spec!;
     const commands = (id: string) => spec.planById.get(id)!.mustPass.flatMap((c) => (c.type === 'command_output' ? [[c.id, c.command, c.expect]] : []));
     expect(commands('01-01')).toEqual([['verify-storage-abc-and-sqlite-backend', 'cd backend && uv run pytest tests/test_storage.py -q', { exit_code: 0 }]]);
@@ -385,7 +391,7 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
     expect(imported().machineRoot).toEqual({ root: '/Users/mara/code/tidewater', how: 'files' });
   });
 
-  it('reports a <verify> command that names a path on the author\'s machine outside the repository, and makes no check of it', () => {
+  it("reports a <verify> command that names a path on the author's machine outside the repository, and makes no check of it", () => {
     const result = imported();
     expect(result.problems.filter((p) => p.code === 'machine-path')).toEqual([
       {
@@ -397,7 +403,11 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
           '"Task 1: Seed loader": its <verify> command names /Users/mara/scratch/check_seed.py, a path on the author\'s machine outside the repository, so it was not made a check; rewrite it relative to the repository root and add it to must_pass',
       },
     ]);
-    expect(load(result).spec!.planById.get('01-03')!.mustPass.map((c) => c.type)).toEqual(['artifact']);
+    expect(
+      load(result)
+        .spec!.planById.get('01-03')!
+        .mustPass.map((c) => c.type),
+    ).toEqual(['artifact']);
   });
 
   it('keeps a contains GSD wrote as a regular expression, and verification matches it as one', async () => {
@@ -465,13 +475,28 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
 
   it.each([
     // GSD's objectives as real projects write them: the words before the colon or dash that the detail follows.
-    ['Create the persistence data layer: a serialization DTO that maps GameUiState to JSON-safe types, a repository interface for save/load/clear, the DataStore implementation, a fake for testing, and round-trip serialization tests.', 'Create the persistence data layer'],
-    ['Implement the technique-based difficulty classifier \u2014 a two-tier constraint-propagation solver that determines whether a puzzle is solvable by naked singles only, or requires techniques beyond those.', 'Implement the technique-based difficulty classifier'],
+    [
+      'Create the persistence data layer: a serialization DTO that maps GameUiState to JSON-safe types, a repository interface for save/load/clear, the DataStore implementation, a fake for testing, and round-trip serialization tests.',
+      'Create the persistence data layer',
+    ],
+    [
+      'Implement the technique-based difficulty classifier \u2014 a two-tier constraint-propagation solver that determines whether a puzzle is solvable by naked singles only, or requires techniques beyond those.',
+      'Implement the technique-based difficulty classifier',
+    ],
     // The first sentence, when it fits.
-    ['Physical device verification checklist for E-ink display compliance. The cross-AI review correctly identified that ghosting and tap reliability cannot be validated by any automated test.', 'Physical device verification checklist for E-ink display compliance'],
+    [
+      'Physical device verification checklist for E-ink display compliance. The cross-AI review correctly identified that ghosting and tap reliability cannot be validated by any automated test.',
+      'Physical device verification checklist for E-ink display compliance',
+    ],
     // Without its parentheses, to the last clause that fits.
-    ['Create all Phase 2 domain model contracts (GameUiState, InputMode, GameAction, GameEvent) and the test infrastructure (MainDispatcherRule, FakeGenerator) that GameViewModel will build against in Plans 02 and 03.', 'Create all Phase 2 domain model contracts'],
-    ['Add hint logic and completion scoring to GameViewModel, extend ControlsRow with the Hint button, and wire the completion event to carry full score data.', 'Add hint logic and completion scoring to GameViewModel'],
+    [
+      'Create all Phase 2 domain model contracts (GameUiState, InputMode, GameAction, GameEvent) and the test infrastructure (MainDispatcherRule, FakeGenerator) that GameViewModel will build against in Plans 02 and 03.',
+      'Create all Phase 2 domain model contracts',
+    ],
+    [
+      'Add hint logic and completion scoring to GameViewModel, extend ControlsRow with the Hint button, and wire the completion event to carry full score data.',
+      'Add hint logic and completion scoring to GameViewModel',
+    ],
     // "e.g." ends no sentence; a short objective is the title as it is, without its full stop.
     ['Use Node.js 22 e.g. for fetch. Then more.', 'Use Node.js 22 e.g. for fetch'],
     ['Invoice CRUD routes on Fastify.', 'Invoice CRUD routes on Fastify'],
@@ -522,7 +547,11 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
     ];
     const result = importGsd([...tree, ...extra], { specId: 'SPC-007' });
     expect(result.problems.filter((p) => p.code === 'plan-not-imported').map((p) => [p.file, p.severity, p.message])).toEqual([
-      ['04-03-PLAN.md', 'error', '04-03-PLAN.md looks like a plan but was not imported: a plan outside phases/: GSD plans live in phases/NN-name/; move it into its phase directory'],
+      [
+        '04-03-PLAN.md',
+        'error',
+        '04-03-PLAN.md looks like a plan but was not imported: a plan outside phases/: GSD plans live in phases/NN-name/; move it into its phase directory',
+      ],
       [
         'phases/02-sync-engine/03-01-PLAN.md',
         'error',
@@ -549,7 +578,9 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
 
   it('fails on a dependency that names no plan of the tree, saying which', () => {
     const result = importGsd(
-      tree.map((f) => (f.path === 'phases/02-sync-engine/02-03-PLAN.md' ? { ...f, text: f.text.replace('depends_on: "02-02B"', 'depends_on: ["02-02B", "02-09"]') } : f)),
+      tree.map((f) =>
+        f.path === 'phases/02-sync-engine/02-03-PLAN.md' ? { ...f, text: f.text.replace('depends_on: "02-02B"', 'depends_on: ["02-02B", "02-09"]') } : f,
+      ),
       { specId: 'SPC-007' },
     );
     expect(result.problems.filter((p) => p.code === 'dependency-unresolved')).toEqual([
@@ -558,7 +589,8 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
         line: 1,
         severity: 'error',
         code: 'dependency-unresolved',
-        message: 'depends_on names "02-09", which is no plan of this GSD tree; it was left out of 02-04\'s dependencies: fix it in the GSD plan (e.g. "02-03") and import again',
+        message:
+          'depends_on names "02-09", which is no plan of this GSD tree; it was left out of 02-04\'s dependencies: fix it in the GSD plan (e.g. "02-03") and import again',
       },
     ]);
   });
@@ -566,11 +598,15 @@ describe('importGsd: a real GSD tree imports as GSD meant it', () => {
 
 describe('GSD depends_on forms', () => {
   const lookup = {
-    plan: (phase: string, key: string) => (({ '1/02': '01-02', '2/01': '02-01', '2/02A': '02-02', '2.1/01': '03-01' }) as Record<string, string>)[`${phase}/${key}`],
+    plan: (phase: string, key: string) =>
+      (({ '1/02': '01-02', '2/01': '02-01', '2/02A': '02-02', '2.1/01': '03-01' }) as Record<string, string>)[`${phase}/${key}`],
     phase: (phase: string) => (({ '2': ['02-01', '02-02'] }) as Record<string, string[]>)[phase],
   };
   it('reads the forms real plans write', () => {
-    expect(readDependencies(['01-02', 1, '02A', '2.1-01', '02-sync-engine-01', '02-02A-PLAN.md'], '02', lookup)).toEqual({ ids: ['01-02', '02-01', '02-02', '03-01'], unresolved: [] });
+    expect(readDependencies(['01-02', 1, '02A', '2.1-01', '02-sync-engine-01', '02-02A-PLAN.md'], '02', lookup)).toEqual({
+      ids: ['01-02', '02-01', '02-02', '03-01'],
+      unresolved: [],
+    });
     expect(readDependencies('01-02, 02-01', '02', lookup)).toEqual({ ids: ['01-02', '02-01'], unresolved: [] });
     expect(readDependencies('Phase 2', '03', lookup)).toEqual({ ids: ['02-01', '02-02'], unresolved: [] });
     expect(readDependencies(['02-sync-engine', 'later'], '03', lookup)).toEqual({ ids: ['02-01', '02-02'], unresolved: ['later'] });
@@ -593,20 +629,32 @@ describe('GSD <verify>: a command, or a sentence about one', () => {
     expect(withoutOutputTrim('npm test | grep -E "passed|failed"')).toBe('npm test | grep -E "passed|failed"');
   });
 
-  it('cuts the repository\'s place on the author\'s machine, and reports what lies outside it', () => {
-    expect(rewriteMachinePaths('cd /Users/dana/code/forge/server && pnpm test', '/Users/dana/code/forge')).toEqual({ command: 'cd server && pnpm test', foreign: [] });
-    expect(rewriteMachinePaths("cd /Users/dana/code/forge && node -e \"import('/Users/dana/code/forge/dist/cli.js')\"", '/Users/dana/code/forge')).toEqual({
-      command: "node -e \"import('./dist/cli.js')\"",
+  it("cuts the repository's place on the author's machine, and reports what lies outside it", () => {
+    expect(rewriteMachinePaths('cd /Users/dana/code/forge/server && pnpm test', '/Users/dana/code/forge')).toEqual({
+      command: 'cd server && pnpm test',
       foreign: [],
     });
-    expect(rewriteMachinePaths('python3 /home/dana/scratch/check.py', '/Users/dana/code/forge')).toEqual({ command: 'python3 /home/dana/scratch/check.py', foreign: ['/home/dana/scratch/check.py'] });
-    expect(machineRoot(['/Users/dana/code/forge/server', '/Users/dana/.claude/get-shit-done/workflows/execute-plan.md'], new Set(['server', 'src']))).toEqual({ root: '/Users/dana/code/forge', how: 'files' });
+    expect(rewriteMachinePaths('cd /Users/dana/code/forge && node -e "import(\'/Users/dana/code/forge/dist/cli.js\')"', '/Users/dana/code/forge')).toEqual({
+      command: 'node -e "import(\'./dist/cli.js\')"',
+      foreign: [],
+    });
+    expect(rewriteMachinePaths('python3 /home/dana/scratch/check.py', '/Users/dana/code/forge')).toEqual({
+      command: 'python3 /home/dana/scratch/check.py',
+      foreign: ['/home/dana/scratch/check.py'],
+    });
+    expect(machineRoot(['/Users/dana/code/forge/server', '/Users/dana/.claude/get-shit-done/workflows/execute-plan.md'], new Set(['server', 'src']))).toEqual({
+      root: '/Users/dana/code/forge',
+      how: 'files',
+    });
   });
 });
 
 describe('GSD SUMMARY.md: done or not', () => {
   it('is done with a completed date and nothing saying otherwise', () => {
-    expect(summaryStatus('---\nplan: "04"\nmetrics:\n  duration: "~2 minutes"\n  completed: "2026-03-30"\n---\n# S\n')).toEqual({ done: true, completed: '2026-03-30' });
+    expect(summaryStatus('---\nplan: "04"\nmetrics:\n  duration: "~2 minutes"\n  completed: "2026-03-30"\n---\n# S\n')).toEqual({
+      done: true,
+      completed: '2026-03-30',
+    });
     expect(summaryStatus('---\nmetrics:\n  completed_date: "2026-03-30"\n---\n# S\n')).toEqual({ done: true, completed: '2026-03-30' });
     expect(summaryStatus('---\nplan: 01\ncompleted: 2026-01-23\n---\n# S\n')).toEqual({ done: true, completed: '2026-01-23' });
     expect(summaryStatus('# S\n\n- **Completed:** 2026-03-05T09:40:03Z\n')).toEqual({ done: true, completed: '2026-03-05' });
@@ -724,8 +772,27 @@ describe('harness import (CLI)', () => {
     const { code, stdout } = await run(PLANNING, 'SPC-003-billing', '--json');
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as ImportJson;
-    expect(Object.keys(report)).toEqual(['source', 'spec', 'id', 'ok', 'written', 'skipped', 'problems', 'validation', 'order', 'renumbered', 'completed', 'references']);
-    expect(report).toMatchObject({ source: PLANNING.replace(/\\/g, '/'), spec: 'SPC-003-billing', id: 'SPC-003', ok: true, problems: [expect.objectContaining({ code: 'unchecked-verify', severity: 'warning' })] });
+    expect(Object.keys(report)).toEqual([
+      'source',
+      'spec',
+      'id',
+      'ok',
+      'written',
+      'skipped',
+      'problems',
+      'validation',
+      'order',
+      'renumbered',
+      'completed',
+      'references',
+    ]);
+    expect(report).toMatchObject({
+      source: PLANNING.replace(/\\/g, '/'),
+      spec: 'SPC-003-billing',
+      id: 'SPC-003',
+      ok: true,
+      problems: [expect.objectContaining({ code: 'unchecked-verify', severity: 'warning' })],
+    });
     expect(report.written).toHaveLength(19);
     expect(report.written[0]).toEqual({ path: 'SPEC.md', from: null });
     expect(report.written).toContainEqual({ path: 'planning/plans/02-invoices-api/02-02-PLAN.md', from: 'phases/02-invoices-api/02-02-PLAN.md' });
@@ -785,14 +852,17 @@ describe('harness import (CLI)', () => {
       { from: 'phase 02.1', to: 'phase 03', path: `${TIDEWATER}/phases/02.1-rate-limits` },
     ]);
     const human = await run(TIDEWATER, 'SPC-009-tidewater', '--declared-only');
-    expect(human.stdout).toContain("phase order: only the plans' own depends_on were kept (--declared-only), so a later phase's plans may start beside an earlier phase's\n");
+    expect(human.stdout).toContain(
+      "phase order: only the plans' own depends_on were kept (--declared-only), so a later phase's plans may start beside an earlier phase's\n",
+    );
   });
 
   it('exits 1 naming a plan it could not import, and why, though the rest was written', async () => {
     const source = join(tmp, 'project/.planning');
     await mkdir(join(source, 'phases/01-setup'), { recursive: true });
     await writeFile(join(source, 'ROADMAP.md'), '# Roadmap: Tiny\n\n### Phase 1: Setup\n**Goal**: A README\n');
-    const plan = '---\nphase: 01-setup\nplan: 01\nmust_haves:\n  artifacts:\n    - path: README.md\n      contains: Tiny\n---\n\n<objective>\nWrite it.\n</objective>\n';
+    const plan =
+      '---\nphase: 01-setup\nplan: 01\nmust_haves:\n  artifacts:\n    - path: README.md\n      contains: Tiny\n---\n\n<objective>\nWrite it.\n</objective>\n';
     await writeFile(join(source, 'phases/01-setup/01-01-PLAN.md'), plan);
     await writeFile(join(source, 'phases/01-setup/01-01-PLAN.md.orig-PLAN.md'), plan);
     const { code, stdout, stderr } = await run('project', 'SPC-001-tiny');
@@ -828,16 +898,25 @@ describe("GSD's finished milestones and its plans' @-includes", () => {
     // The milestone's roadmap and requirements are documents of the spec; its archived phases are history, said so.
     expect(r.stdout).toContain('  planning/milestones/v1.0-ROADMAP.md  ← milestones/v1.0-ROADMAP.md\n');
     expect(r.stdout).toContain('  planning/MILESTONES.md  ← MILESTONES.md\n');
-    expect(r.stdout).toContain("  milestones/v1.0-phases/01-puzzle-engine/01-01-PLAN.md: GSD archive of a finished milestone's phases, whose roadmap is imported; harness keeps history in Git\n");
+    expect(r.stdout).toContain(
+      "  milestones/v1.0-phases/01-puzzle-engine/01-01-PLAN.md: GSD archive of a finished milestone's phases, whose roadmap is imported; harness keeps history in Git\n",
+    );
     // GSD's repository paths, and its links relative to the document, name what was imported where it now is.
     const roadmap = spec('ROADMAP.md');
     expect(roadmap).toContain(`Full phase details: \`${SPEC}/planning/milestones/v1.0-ROADMAP.md\``);
     expect(roadmap).toContain('see [the v1.0 roadmap](planning/milestones/v1.0-ROADMAP.md)');
     expect(spec('planning/MILESTONES.md')).toContain('Archived: [roadmap](milestones/v1.0-ROADMAP.md), [requirements](milestones/v1.0-REQUIREMENTS.md)');
-    expect(r.stdout).toContain('references: 4 names of GSD files in the imported documents (.planning/…, relative links) rewritten to where the files were written\n');
+    expect(r.stdout).toContain(
+      'references: 4 names of GSD files in the imported documents (.planning/…, relative links) rewritten to where the files were written\n',
+    );
     // Each name resolves: from the repository's root, or from the document's folder for a link.
-    for (const [doc, named] of [...roadmap.matchAll(/`(docs\/specs\/[^`]+)`/g)].map((m) => ['.', m[1]!])) expect(existsSync(join(root, doc, named)), named).toBe(true);
-    for (const [doc, named] of [['', 'planning/milestones/v1.0-ROADMAP.md'], ['planning', 'milestones/v1.0-REQUIREMENTS.md']]) expect(existsSync(join(root, SPEC, doc!, named!))).toBe(true);
+    for (const [doc, named] of [...roadmap.matchAll(/`(docs\/specs\/[^`]+)`/g)].map((m) => ['.', m[1]!]))
+      expect(existsSync(join(root, doc, named)), named).toBe(true);
+    for (const [doc, named] of [
+      ['', 'planning/milestones/v1.0-ROADMAP.md'],
+      ['planning', 'milestones/v1.0-REQUIREMENTS.md'],
+    ])
+      expect(existsSync(join(root, SPEC, doc!, named!))).toBe(true);
   });
 
   it("drops a plan's @-includes of files outside the repository on the author's machine, with a warning, and makes those inside it repository-relative", async () => {
@@ -860,7 +939,9 @@ describe("GSD's finished milestones and its plans' @-includes", () => {
     );
     const source = `${MILESTONES}/phases/03-grid-rendering/03-01-PLAN.md`;
     // GSD's own instructions, in every GSD plan, are counted once; any other file of the author's machine is a warning at its line.
-    expect(r.stdout).toContain("@-includes: 2 lines naming GSD's own instructions on the author's machine (…/get-shit-done/…) dropped from 1 plan: no other machine has them\n");
+    expect(r.stdout).toContain(
+      "@-includes: 2 lines naming GSD's own instructions on the author's machine (…/get-shit-done/…) dropped from 1 plan: no other machine has them\n",
+    );
     expect(r.stdout).toContain(
       [
         `${source}:32: warning: names .planning/milestones/v1.0-phases/01-puzzle-engine/01-01-SUMMARY.md, which was not imported (GSD archive of a finished milestone's phases, whose roadmap is imported; harness keeps history in Git); the name was left as it is`,
@@ -876,7 +957,10 @@ describe("GSD's finished milestones and its plans' @-includes", () => {
       [
         { path: 'ROADMAP.md', text: '# Roadmap\n\n### Phase 1: Setup\n**Goal**: A README\n\nDetails: `.planning/milestones/v1.0-ROADMAP.md`\n' },
         { path: 'milestones/v1.0-ROADMAP.md', text: '# v1.0\n' },
-        { path: 'phases/01-setup/01-01-PLAN.md', text: '---\nphase: 01-setup\nplan: 01\nfiles_modified: [README.md]\n---\n\n<execution_context>\n@/home/dana/.claude/get-shit-done/workflows/execute-plan.md\n</execution_context>\n' },
+        {
+          path: 'phases/01-setup/01-01-PLAN.md',
+          text: '---\nphase: 01-setup\nplan: 01\nfiles_modified: [README.md]\n---\n\n<execution_context>\n@/home/dana/.claude/get-shit-done/workflows/execute-plan.md\n</execution_context>\n',
+        },
       ],
       { specId: 'SPC-001' },
     );
@@ -888,12 +972,15 @@ describe("GSD's finished milestones and its plans' @-includes", () => {
   });
 });
 
-describe('@-includes of the project on its author\'s machine', () => {
+describe("@-includes of the project on its author's machine", () => {
   it('find where the repository was from its .planning, and name the file where the import wrote it', () => {
     const result = importGsd(
       [
         { path: 'PROJECT.md', text: '# Tiny\n' },
-        { path: 'phases/01-setup/01-01-PLAN.md', text: '---\nphase: 01-setup\nplan: 01\nfiles_modified: [README.md]\n---\n\n<context>\n@/Users/dana/code/tiny/.planning/PROJECT.md\n</context>\n' },
+        {
+          path: 'phases/01-setup/01-01-PLAN.md',
+          text: '---\nphase: 01-setup\nplan: 01\nfiles_modified: [README.md]\n---\n\n<context>\n@/Users/dana/code/tiny/.planning/PROJECT.md\n</context>\n',
+        },
       ],
       { specId: 'SPC-001', specPath: 'specs/SPC-001-tiny' },
     );

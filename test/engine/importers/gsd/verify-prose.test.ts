@@ -28,13 +28,12 @@ describe('<verify> prose', () => {
     expect(unchecked(text)).toEqual([text]);
   });
 
-  it.each([
-    'visually verify the output matches the input',
-    'Check that the output is unchanged',
-    'curl localhost:5173 returns 200',
-  ])('%s: no command, no check, reported', (text) => {
-    expect(verifyFindings(text)).toEqual([{ kind: 'unchecked', text }]);
-  });
+  it.each(['visually verify the output matches the input', 'Check that the output is unchanged', 'curl localhost:5173 returns 200'])(
+    '%s: no command, no check, reported',
+    (text) => {
+      expect(verifyFindings(text)).toEqual([{ kind: 'unchecked', text }]);
+    },
+  );
 
   it('takes the exact forms: the quoted output right after the command, and words that say only "it exits 0"', () => {
     expect(verifyFindings('`echo "rent: 1200" | node bin/ledger.js --total` -- must output `total: 1200`')).toEqual([

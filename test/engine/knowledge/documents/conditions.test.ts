@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { bestMet, chanceOf, countIn, formatCondition, learnConditions, learnFrom, meets, namedWords, parseCondition, parseConditionList } from '../../../../app/engine/knowledge/documents/conditions.js';
+import {
+  bestMet,
+  chanceOf,
+  countIn,
+  formatCondition,
+  learnConditions,
+  learnFrom,
+  meets,
+  namedWords,
+  parseCondition,
+  parseConditionList,
+} from '../../../../app/engine/knowledge/documents/conditions.js';
 import { profileFeatures, type PlanProfile } from '../../../../app/engine/knowledge/documents/plan-profile.js';
 
 /** When knowledge applies: what the plans that met a failure had that the others had not. */
@@ -40,22 +51,38 @@ describe('learning when a failure applies', () => {
   it('takes two features together when neither alone tells, and a feature alone before a pair that fits the plans seen more closely', () => {
     // `pg` and `zod` are each used by four plans that did not meet it; together, by none of them.
     const both = [plan([], ['pg', 'zod'], ['a']), plan([], ['pg', 'zod'], ['b']), plan([], ['pg', 'zod'], ['c'])];
-    const apart = [...Array.from({ length: 4 }, () => plan([], ['pg'], ['d'])), ...Array.from({ length: 4 }, () => plan([], ['zod'], ['e'])), ...Array.from({ length: 4 }, () => plan([], [], ['f']))];
+    const apart = [
+      ...Array.from({ length: 4 }, () => plan([], ['pg'], ['d'])),
+      ...Array.from({ length: 4 }, () => plan([], ['zod'], ['e'])),
+      ...Array.from({ length: 4 }, () => plan([], [], ['f'])),
+    ];
     expect(learnConditions(both, apart).conditions.map(formatCondition)).toEqual(['imports "pg" and imports "zod" (3 of 3 plans that met it; 0 of 12 others)']);
     // A module: alone it makes the failure two times in five likely, enough for what a plan shows deliberately; a closer pair is not taken.
     const pgx = 'github.com/jackc/pgx/v5';
     const met3 = [plan(['go test'], [pgx], ['migrat', 'order']), plan(['go test'], [pgx], ['migrat', 'user']), plan(['go test'], [pgx], ['migrat', 'invoic'])];
-    const others3 = [plan(['go test'], [pgx], ['order', 'list']), plan(['go test'], [pgx], ['user']), plan(['go test'], [], ['migrat', 'doc']), plan(['go test'], [], ['migrat', 'guide']), ...Array.from({ length: 6 }, () => plan(['go test'], [], ['health']))];
+    const others3 = [
+      plan(['go test'], [pgx], ['order', 'list']),
+      plan(['go test'], [pgx], ['user']),
+      plan(['go test'], [], ['migrat', 'doc']),
+      plan(['go test'], [], ['migrat', 'guide']),
+      ...Array.from({ length: 6 }, () => plan(['go test'], [], ['health'])),
+    ];
     expect(learnConditions(met3, others3).conditions.map(formatCondition)).toEqual([`imports "${pgx}" (3 of 3 plans that met it; 2 of 10 others)`]);
     // On five others, two of them with the module, three of three is what chance gives one time in six: no condition.
-    expect(learnConditions(met3, others3.slice(0, 5)).conditions.map(formatCondition)).not.toContain(`imports "${pgx}" (3 of 3 plans that met it; 2 of 5 others)`);
+    expect(learnConditions(met3, others3.slice(0, 5)).conditions.map(formatCondition)).not.toContain(
+      `imports "${pgx}" (3 of 3 plans that met it; 2 of 5 others)`,
+    );
   });
 
   it('takes a module the error names from one plan that met it, where any other feature needs two', () => {
     // Two plans met "offset-naive … datetimes": one read the dates module (it imports datetime), one the models (django).
-    const met2 = [plan(['pytest'], ['datetime', 'dateutil', 'tally/core/dates'], ['export', 'refund']), plan(['pytest'], ['django', 'django.db', 'tally/core/models'], ['export', 'notic'])];
+    const met2 = [
+      plan(['pytest'], ['datetime', 'dateutil', 'tally/core/dates'], ['export', 'refund']),
+      plan(['pytest'], ['django', 'django.db', 'tally/core/models'], ['export', 'notic']),
+    ];
     const rest = Array.from({ length: 12 }, (_, i) => plan(['pytest'], [i % 2 ? 'django' : 'tally/core/money', 'tally/settings/base'], ['export', `x${i}`]));
-    const learn = (signatures: string[], others = rest) => learnFrom(met2.map(profileFeatures), countIn(others.map(profileFeatures)), namedWords(signatures)).conditions.map(formatCondition);
+    const learn = (signatures: string[], others = rest) =>
+      learnFrom(met2.map(profileFeatures), countIn(others.map(profileFeatures)), namedWords(signatures)).conditions.map(formatCondition);
     const naive = ["TypeError: can't compare offset-naive and offset-aware datetimes"];
     expect(learn(naive)).toEqual(['imports "datetime" (1 of 2 plans that met it; 0 of 12 others)']);
     // The same plans, an error that names no module they import: one plan's modules are its incidentals.
@@ -63,12 +90,18 @@ describe('learning when a failure applies', () => {
     // A plan that did not meet it imports datetime too: as likely a coincidence as not.
     expect(learn(naive, [...rest, plan(['pytest'], ['datetime'], ['import'])])).toEqual([]);
     // A name of two letters (`pq` in "pq: relation … does not exist") is in too many words by chance.
-    expect(learnFrom([plan(['go test'], ['github.com/lib/pq'], ['a'])].map(profileFeatures), countIn(rest.map(profileFeatures)), namedWords(['pq: relation "<name>" does not exist'])).conditions).toEqual([]);
+    expect(
+      learnFrom(
+        [plan(['go test'], ['github.com/lib/pq'], ['a'])].map(profileFeatures),
+        countIn(rest.map(profileFeatures)),
+        namedWords(['pq: relation "<name>" does not exist']),
+      ).conditions,
+    ).toEqual([]);
     // A mask is not a name: `<name>` never names a module called name.
     expect(namedWords(['undefined: mocks.<name>'])).toEqual(new Set(['undefin', 'mock']));
   });
 
-  it('takes a word only from three plans that met it: two plans share a verb of the project\'s by chance', () => {
+  it("takes a word only from three plans that met it: two plans share a verb of the project's by chance", () => {
     const rest = Array.from({ length: 7 }, (_, i) => plan([], [], [`export${i}`, 'archiv']));
     expect(learnConditions([plan([], [], ['list', 'payout']), plan([], [], ['list', 'price'])], rest).conditions).toEqual([]);
     const three = [plan([], [], ['list', 'payout']), plan([], [], ['list', 'price']), plan([], [], ['list', 'quot'])];
@@ -79,7 +112,9 @@ describe('learning when a failure applies', () => {
     const rest = [plan([], ['decimal'], ['a']), plan([], ['decimal'], ['b']), ...Array.from({ length: 13 }, () => plan([], ['structlog'], ['c']))];
     expect(learnConditions([plan([], ['decimal'], ['x']), plan([], ['decimal'], ['y'])], rest).conditions).toEqual([]);
     const three = [plan([], ['decimal'], ['x']), plan([], ['decimal'], ['y']), plan([], ['decimal'], ['z'])];
-    expect(learnConditions(three, [...rest, plan([], ['decimal'], ['d'])]).conditions.map(formatCondition)).toEqual(['imports "decimal" (3 of 3 plans that met it; 3 of 16 others)']);
+    expect(learnConditions(three, [...rest, plan([], ['decimal'], ['d'])]).conditions.map(formatCondition)).toEqual([
+      'imports "decimal" (3 of 3 plans that met it; 3 of 16 others)',
+    ]);
   });
 
   it('takes nothing chance would give as often as not: two of two plans read the settings module, and one of six others', () => {
@@ -87,7 +122,9 @@ describe('learning when a failure applies', () => {
     const six = [plan([], ['tally/settings/base'], ['a']), ...Array.from({ length: 5 }, () => plan([], ['tally/api/views'], ['b']))];
     expect(learnConditions(met2, six).conditions).toEqual([]);
     // None of the six: one chance in twenty-eight, a cause.
-    expect(learnConditions(met2, six.slice(1).concat(plan([], [], ['c']))).conditions.map(formatCondition)).toEqual(['imports "tally/settings/base" (2 of 2 plans that met it; 0 of 6 others)']);
+    expect(learnConditions(met2, six.slice(1).concat(plan([], [], ['c']))).conditions.map(formatCondition)).toEqual([
+      'imports "tally/settings/base" (2 of 2 plans that met it; 0 of 6 others)',
+    ]);
   });
 
   it('takes no pair of two features most plans have, though by chance none of a few others had both', () => {
@@ -98,7 +135,7 @@ describe('learning when a failure applies', () => {
     expect(learnConditions(met3, rest).conditions).toEqual([]);
   });
 
-  it('takes a feature alone over a pair that is hardly surer: the pair\'s other half is incidental', () => {
+  it("takes a feature alone over a pair that is hardly surer: the pair's other half is incidental", () => {
     const pay = 'src/lib/payments';
     const met3 = [plan([], [pay], ['rout', 'cart']), plan([], [pay], ['rout', 'label']), plan([], [pay], ['rout', 'fee']), plan([], [pay], ['rout'])];
     const others3 = [plan([], [pay], ['job']), plan([], [], ['rout']), plan([], [], ['rout']), ...Array.from({ length: 5 }, () => plan([], [], ['health']))];
@@ -120,7 +157,7 @@ describe('learning when a failure applies', () => {
     expect(learnConditions(met, []).uncovered).toBe(4);
   });
 
-  it('needs two plans that met it: one plan\'s incidentals are no evidence', () => {
+  it("needs two plans that met it: one plan's incidentals are no evidence", () => {
     expect(learnConditions([met[0]!], others).conditions).toEqual([]);
   });
 });
@@ -131,14 +168,18 @@ describe('a condition as a person reads and writes it', () => {
     expect(formatCondition(parseCondition(text)!)).toBe(text);
     expect(parseCondition('runs "go test -race"')).toEqual({ features: [{ kind: 'runs', value: 'go test -race' }] });
     expect(chanceOf(parseCondition('runs "go test -race"')!)).toBe(1);
-    for (const bad of ['go test -race', 'runs go test', 'runs "x" (5 of 3 plans that met it; 0 of 1 others)', 'runs "x" and', 'whatever "x"']) expect(parseCondition(bad)).toBeUndefined();
+    for (const bad of ['go test -race', 'runs go test', 'runs "x" (5 of 3 plans that met it; 0 of 1 others)', 'runs "x" and', 'whatever "x"'])
+      expect(parseCondition(bad)).toBeUndefined();
   });
 
-  it('reads a skill\'s one-line list, and names what it cannot read', () => {
+  it("reads a skill's one-line list, and names what it cannot read", () => {
     const { conditions, unread } = parseConditionList('runs "go test -race" (3 of 3 plans that met it; 0 of 9 others); says "postgres"; nonsense');
     expect(conditions).toHaveLength(2);
     expect(unread).toEqual(['nonsense']);
-    expect(parseConditionList('runs "a; b"; whatever "c"')).toEqual({ conditions: [{ features: [{ kind: 'runs', value: 'a; b' }] }], unread: ['whatever "c"'] });
+    expect(parseConditionList('runs "a; b"; whatever "c"')).toEqual({
+      conditions: [{ features: [{ kind: 'runs', value: 'a; b' }] }],
+      unread: ['whatever "c"'],
+    });
   });
 
   it('is met by a plan with every feature, a word in any of its forms', () => {

@@ -3,7 +3,7 @@ import { commandFeatures, importsOf, planProfile, profileFeatures, profileOf } f
 
 /** What a plan shows of the causes it may meet: its checks' commands, its files' imports, its words. */
 
-describe('the commands a plan\'s checks run', () => {
+describe("the commands a plan's checks run", () => {
   it('keeps the program, its subcommand and each flag, and drops paths, patterns and quoted data', () => {
     expect(commandFeatures('go test -race -count=1 ./internal/orders/...')).toEqual(['go test', 'go test -race', 'go test -count=1']);
     expect(commandFeatures('go test ./...')).toEqual(['go test']);
@@ -31,7 +31,7 @@ describe('the commands a plan\'s checks run', () => {
 });
 
 describe('the modules a file imports', () => {
-  it('Go: single imports and blocks, with the module\'s parents from owner/repository down', () => {
+  it("Go: single imports and blocks, with the module's parents from owner/repository down", () => {
     const text = 'package orders\n\nimport (\n\t"context"\n\tpgx "github.com/jackc/pgx/v5/pgxpool"\n\t"example.com/svc/internal/db"\n)\n\nimport "testing"\n';
     expect(importsOf('internal/orders/store.go', text)).toEqual([
       'testing',
@@ -45,20 +45,35 @@ describe('the modules a file imports', () => {
   });
 
   it('Python, JavaScript and TypeScript, Rust, Java, C#, Ruby', () => {
-    expect(importsOf('etl/x.py', 'import os, sqlalchemy.orm\nfrom psycopg2 import errors\nfrom . import local\n')).toEqual(['os', 'sqlalchemy', 'sqlalchemy.orm', 'psycopg2']);
-    expect(importsOf('src/store/a.ts', "import { Pool } from 'pg';\nimport type { X } from '@prisma/client';\nconst y = require('./db/pool.js');\n")).toEqual(['pg', '@prisma/client', 'src/store/db/pool']);
+    expect(importsOf('etl/x.py', 'import os, sqlalchemy.orm\nfrom psycopg2 import errors\nfrom . import local\n')).toEqual([
+      'os',
+      'sqlalchemy',
+      'sqlalchemy.orm',
+      'psycopg2',
+    ]);
+    expect(importsOf('src/store/a.ts', "import { Pool } from 'pg';\nimport type { X } from '@prisma/client';\nconst y = require('./db/pool.js');\n")).toEqual([
+      'pg',
+      '@prisma/client',
+      'src/store/db/pool',
+    ]);
     expect(importsOf('src/lib.rs', 'use sqlx::postgres::PgPool;\nuse crate::db;\n')).toEqual(['sqlx', 'sqlx::postgres', 'sqlx::postgres::PgPool']);
-    expect(importsOf('A.java', 'import org.postgresql.Driver;\nimport static org.junit.Assert.assertEquals;\nimport com.zaxxer.hikari.HikariConfig;\n')).toEqual(['org.postgresql', 'org.junit', 'com.zaxxer', 'com.zaxxer.hikari']);
+    expect(
+      importsOf('A.java', 'import org.postgresql.Driver;\nimport static org.junit.Assert.assertEquals;\nimport com.zaxxer.hikari.HikariConfig;\n'),
+    ).toEqual(['org.postgresql', 'org.junit', 'com.zaxxer', 'com.zaxxer.hikari']);
     expect(importsOf('A.cs', 'using Npgsql;\nusing System.Data;\n')).toEqual(['Npgsql', 'System', 'System.Data']);
     expect(importsOf('spec/a_spec.rb', "require 'pg'\nrequire_relative '../lib/db'\n")).toEqual(['pg', 'lib/db']);
     expect(importsOf('README.md', "import x from 'y'")).toEqual([]);
   });
 });
 
-describe('a plan\'s profile', () => {
-  it('has its checks\' commands, the imports given and its own words, not the words of its code blocks', () => {
+describe("a plan's profile", () => {
+  it("has its checks' commands, the imports given and its own words, not the words of its code blocks", () => {
     const profile = planProfile(
-      { title: 'Orders repository on Postgres', body: 'Persist orders.\n\n```sh\ngo generate ./...\n```\n<!-- a comment about caching -->', commands: ['go test -race ./internal/orders/...'] },
+      {
+        title: 'Orders repository on Postgres',
+        body: 'Persist orders.\n\n```sh\ngo generate ./...\n```\n<!-- a comment about caching -->',
+        commands: ['go test -race ./internal/orders/...'],
+      },
       ['github.com/jackc/pgx/v5'],
     );
     expect(profile.commands).toEqual(['go test', 'go test -race']);

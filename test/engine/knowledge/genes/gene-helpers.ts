@@ -32,7 +32,12 @@ export function geneText(fields: Partial<Gene> & { id: string }): string {
       tags: ['sqlite'],
       ...fields,
     },
-    { content: 'Name the database file after VITEST_POOL_ID.', constraints: 'Only for SQLite files.', when: 'Tests that share one database file.', history: '- created' },
+    {
+      content: 'Name the database file after VITEST_POOL_ID.',
+      constraints: 'Only for SQLite files.',
+      when: 'Tests that share one database file.',
+      history: '- created',
+    },
   );
 }
 

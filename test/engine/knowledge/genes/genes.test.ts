@@ -42,7 +42,19 @@ describe('the trajectory aggregator', () => {
   it('counts a matched attempt with a use as a success and one without as a failure, in time order, with the run at the end', () => {
     const text = applications(PATH, [true, false, true, true], CREATED);
     const s = statsOf(text).get(PATH)!;
-    expect(s).toMatchObject({ matches: 4, uses: 3, successes: 3, failures: 1, successRate: 0.75, consecutiveSuccesses: 2, consecutiveFailures: 0, firstSeen: '2026-03-01T00:00:00.000Z', lastMatch: '2026-03-04T00:00:00.000Z', lastUse: '2026-03-04T00:00:00.000Z', places: 3 });
+    expect(s).toMatchObject({
+      matches: 4,
+      uses: 3,
+      successes: 3,
+      failures: 1,
+      successRate: 0.75,
+      consecutiveSuccesses: 2,
+      consecutiveFailures: 0,
+      firstSeen: '2026-03-01T00:00:00.000Z',
+      lastMatch: '2026-03-04T00:00:00.000Z',
+      lastUse: '2026-03-04T00:00:00.000Z',
+      places: 3,
+    });
   });
 
   it('reads the day files in any order, and skips what is not an event without guessing', () => {
@@ -55,13 +67,17 @@ describe('the trajectory aggregator', () => {
     expect(stats.result().get(PATH)).toMatchObject({ successes: 1, failures: 2, consecutiveSuccesses: 1, consecutiveFailures: 0 });
   });
 
-  it('reads a line written by hand (spaces, other key order, escapes) as harness\'s own', () => {
+  it("reads a line written by hand (spaces, other key order, escapes) as harness's own", () => {
     const written = applications(PATH, [true, false], CREATED);
     const byHand = written
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .map((e, i) => (i % 2 === 0 ? JSON.stringify({ ...e, why: 'a "quoted" why' }, null, 1).replace(/\n/g, ' ') : JSON.stringify(Object.fromEntries(Object.entries(e).reverse()))))
+      .map((e, i) =>
+        i % 2 === 0
+          ? JSON.stringify({ ...e, why: 'a "quoted" why' }, null, 1).replace(/\n/g, ' ')
+          : JSON.stringify(Object.fromEntries(Object.entries(e).reverse())),
+      )
       .join('\n');
     const a = statsOf(written).get(PATH)!;
     const b = statsOf(byHand).get(PATH)!;
@@ -69,7 +85,16 @@ describe('the trajectory aggregator', () => {
   });
 
   it('has one line per event: the same attempt logged again adds nothing', () => {
-    const events = trajectoryEvents({ entries: [{ path: PATH, kind: 'gene', title: 'g', text: 't', score: 1, why: 'w' }], project: 'p', spec: 'SPC-001', plan: '01-01', attempt: 1, verified: true, at: CREATED, origin: 'o' });
+    const events = trajectoryEvents({
+      entries: [{ path: PATH, kind: 'gene', title: 'g', text: 't', score: 1, why: 'w' }],
+      project: 'p',
+      spec: 'SPC-001',
+      plan: '01-01',
+      attempt: 1,
+      verified: true,
+      at: CREATED,
+      origin: 'o',
+    });
     const once = appendTrajectory(undefined, events)!;
     expect(once.trim().split('\n')).toHaveLength(2);
     expect(appendTrajectory(once, events)).toBeUndefined();
@@ -77,10 +102,16 @@ describe('the trajectory aggregator', () => {
 });
 
 describe('gene metrics', () => {
-  it('come from the trajectory; the gene\'s own figures stand only when the trajectory never saw it applied', () => {
+  it("come from the trajectory; the gene's own figures stand only when the trajectory never saw it applied", () => {
     const g = geneRecord({ id: ID, success_rate: 0.9, usage_count: 12, consecutive_successes: 5 });
     expect(geneMetrics(g.gene, undefined)).toMatchObject({ successRate: 0.9, usageCount: 12, consecutiveSuccesses: 5, from: 'gene' });
-    expect(geneMetrics(g.gene, statsOf(applications(PATH, [true, false], CREATED)).get(PATH))).toMatchObject({ successRate: 0.5, usageCount: 2, consecutiveFailures: 1, from: 'trajectory', lastUsed: '2026-03-02T00:00:00.000Z' });
+    expect(geneMetrics(g.gene, statsOf(applications(PATH, [true, false], CREATED)).get(PATH))).toMatchObject({
+      successRate: 0.5,
+      usageCount: 2,
+      consecutiveFailures: 1,
+      from: 'trajectory',
+      lastUsed: '2026-03-02T00:00:00.000Z',
+    });
   });
 
   it('never count a plan that ran without being verified as a success', () => {
@@ -98,7 +129,14 @@ describe('tiers', () => {
     // 7 of 10 verified: exactly 0.7.
     const at = decide(g, applications(PATH, [true, true, true, false, true, false, true, false, true, true], CREATED), now);
     expect(at.changes.map((c) => [c.action, c.to, c.verdict?.tier])).toEqual([['promote', 'active', 1]]);
-    expect(parseKnowledge('gene', PATH, at.changes[0]!.text!).data).toMatchObject({ status: 'active', success_rate: 0.7, usage_count: 10, consecutive_successes: 2, last_used: '2026-03-10T00:00:00.000Z', updated: now.toISOString() });
+    expect(parseKnowledge('gene', PATH, at.changes[0]!.text!).data).toMatchObject({
+      status: 'active',
+      success_rate: 0.7,
+      usage_count: 10,
+      consecutive_successes: 2,
+      last_used: '2026-03-10T00:00:00.000Z',
+      updated: now.toISOString(),
+    });
 
     const below = decide(g, applications(PATH, [true, true, false], new Date(now.getTime() - 3 * DAY)), now);
     expect(below.changes).toEqual([]);
@@ -119,7 +157,9 @@ describe('tiers', () => {
     expect(decide([g], trajectory, now, [capsule([ID], 6)]).kept[0]!.why).toBe('tier 2 not met: impact scope 6 files (needs ≤ 5)');
     expect(decide([g], trajectory, now).kept[0]!.why).toMatch(/^tier 2 not met: impact scope unknown/);
     expect(decide([g], trajectory, now, [capsule([ID], 5)], { ...S, minGdi: score }).changes).toHaveLength(1);
-    expect(decide([g], trajectory, now, [capsule([ID], 5)], { ...S, minGdi: score + 0.001 }).kept[0]!.why).toBe(`tier 2 not met: GDI score ${score.toFixed(3)} (needs ≥ ${score + 0.001})`);
+    expect(decide([g], trajectory, now, [capsule([ID], 5)], { ...S, minGdi: score + 0.001 }).kept[0]!.why).toBe(
+      `tier 2 not met: GDI score ${score.toFixed(3)} (needs ≥ ${score + 0.001})`,
+    );
   });
 
   it('tier 3 also needs its validation commands seen passing in a worker, and says a person reviews it', () => {
@@ -138,7 +178,10 @@ describe('tiers', () => {
     ]);
     // metadata.tier raises a pattern to tier 3; it never lowers a workflow.
     expect(tierVerdict(geneRecord({ id: ID, metadata: { tier: 3 } }).gene, geneMetrics(g.gene, undefined), { passedCommands: new Set() }, S, now).tier).toBe(3);
-    expect(tierVerdict(geneRecord({ id: ID, type: 'workflow', metadata: { tier: 1 } }).gene, geneMetrics(g.gene, undefined), { passedCommands: new Set() }, S, now).tier).toBe(3);
+    expect(
+      tierVerdict(geneRecord({ id: ID, type: 'workflow', metadata: { tier: 1 } }).gene, geneMetrics(g.gene, undefined), { passedCommands: new Set() }, S, now)
+        .tier,
+    ).toBe(3);
   });
 });
 
@@ -149,7 +192,9 @@ describe('decay', () => {
     const t = applications(PATH, [true, true], new Date(lastApplied.getTime() - DAY));
     expect(decide(g, t, new Date(lastApplied.getTime() + 7 * DAY - 1)).changes).toEqual([]);
     const at = decide(g, t, new Date(lastApplied.getTime() + 7 * DAY));
-    expect(at.changes.map((c) => [c.action, c.from, c.to, c.reason])).toEqual([['deprecate', 'active', 'deprecated', 'not applied for 7 days since its last application (deprecated after 7)']]);
+    expect(at.changes.map((c) => [c.action, c.from, c.to, c.reason])).toEqual([
+      ['deprecate', 'active', 'deprecated', 'not applied for 7 days since its last application (deprecated after 7)'],
+    ]);
     expect(at.changes[0]!.text).toContain('- 2026-03-10: active → deprecated: not applied for 7 days');
   });
 
@@ -206,7 +251,14 @@ describe('capsules', () => {
   };
 
   it('records the genes applied, the path, the outcome, the confidence and the blast radius of a plan verified with genes', () => {
-    const made = capsuleFor({ ...base, attempt: 2, entries: [{ path: PATH, kind: 'gene', title: 'g', text: 't', score: 2, why: 'tags sqlite' }, { path: 'lessons/testing/x.lesson.md', kind: 'lesson', title: 'l', text: 't', score: 1, why: 'w' }] })!;
+    const made = capsuleFor({
+      ...base,
+      attempt: 2,
+      entries: [
+        { path: PATH, kind: 'gene', title: 'g', text: 't', score: 2, why: 'tags sqlite' },
+        { path: 'lessons/testing/x.lesson.md', kind: 'lesson', title: 'l', text: 't', score: 1, why: 'w' },
+      ],
+    })!;
     expect(made.path).toMatch(/^capsules\/cap-20260306-[0-9a-f]{8}\.capsule\.md$/);
     const parsed = parseKnowledge('capsule', made.path, made.text);
     expect(parsed.problems).toEqual([]);
@@ -227,6 +279,8 @@ describe('capsules', () => {
   });
 
   it('is not recorded when no gene was in the brief', () => {
-    expect(capsuleFor({ ...base, attempt: 1, entries: [{ path: 'lessons/testing/x.lesson.md', kind: 'lesson', title: 'l', text: 't', score: 1, why: 'w' }] })).toBeUndefined();
+    expect(
+      capsuleFor({ ...base, attempt: 1, entries: [{ path: 'lessons/testing/x.lesson.md', kind: 'lesson', title: 'l', text: 't', score: 1, why: 'w' }] }),
+    ).toBeUndefined();
   });
 });

@@ -86,11 +86,11 @@ describe('the holdout report', () => {
     expect(overall.passRate!.high).toBeCloseTo(0.659, 3);
     // Welch: attempts [1,1,2,1,1] against [1,3,2]: -0.8 (-2.990 to 1.390); cost [0.2,0.3,0.35,0.4,0.05] against [0.5,0.6]: -0.29 (-0.510 to -0.070).
     expect(overall.attempts!.estimate).toBeCloseTo(-0.8, 9);
-    expect(overall.attempts!.low).toBeCloseTo(-2.990, 3);
-    expect(overall.attempts!.high).toBeCloseTo(1.390, 3);
+    expect(overall.attempts!.low).toBeCloseTo(-2.99, 3);
+    expect(overall.attempts!.high).toBeCloseTo(1.39, 3);
     expect(overall.costUsd!.estimate).toBeCloseTo(-0.29, 9);
-    expect(overall.costUsd!.low).toBeCloseTo(-0.510, 3);
-    expect(overall.costUsd!.high).toBeCloseTo(-0.070, 3);
+    expect(overall.costUsd!.low).toBeCloseTo(-0.51, 3);
+    expect(overall.costUsd!.high).toBeCloseTo(-0.07, 3);
     expect(overall.verdict).toBe('too-few');
     expect(overall.says).toBe('3 held-out plans: too few to tell; the interval is −0.32 to +0.66');
 
@@ -107,23 +107,37 @@ describe('the holdout report', () => {
   });
 
   it('counts a held-out plan as held out: not with the plans offered knowledge', () => {
-    const only = holdoutReport([completion('SPC-001', '01', [outcome('01-01', 1, undefined, [], true), outcome('01-02', 2, undefined, [], true), outcome('01-03', 2, undefined, [L])])]);
+    const only = holdoutReport([
+      completion('SPC-001', '01', [outcome('01-01', 1, undefined, [], true), outcome('01-02', 2, undefined, [], true), outcome('01-03', 2, undefined, [L])]),
+    ]);
     expect(only.overall.heldOut).toMatchObject({ plans: 2, firstPass: 1 });
     expect(only.overall.withKnowledge).toMatchObject({ plans: 1, firstPass: 0 });
   });
 
   it('says plainly what its interval allows: a clear difference either way, none to tell, or too few plans', () => {
-    expect(verdictOf({ estimate: 0.2, low: 0.05, high: 0.31 }, { subject: 80, heldOut: 20 })).toEqual({ verdict: 'helps', says: 'plans with knowledge passed on their first attempt more often: +0.20 in first-attempt pass rate (95% interval +0.05 to +0.31)' });
+    expect(verdictOf({ estimate: 0.2, low: 0.05, high: 0.31 }, { subject: 80, heldOut: 20 })).toEqual({
+      verdict: 'helps',
+      says: 'plans with knowledge passed on their first attempt more often: +0.20 in first-attempt pass rate (95% interval +0.05 to +0.31)',
+    });
     expect(verdictOf({ estimate: -0.2, low: -0.3, high: -0.02 }, { subject: 80, heldOut: 20 }).verdict).toBe('hurts');
-    expect(verdictOf({ estimate: 0.01, low: -0.04, high: 0.06 }, { subject: 800, heldOut: 200 })).toEqual({ verdict: 'no-difference', says: 'no difference to tell: the interval is −0.04 to +0.06, within 0.1 of none' });
-    expect(verdictOf({ estimate: 0.07, low: -0.31, high: 0.45 }, { subject: 40, heldOut: 12 }).says).toBe('12 held-out plans: too few to tell; the interval is −0.31 to +0.45');
-    expect(verdictOf(undefined, { subject: 3, heldOut: 0 })).toEqual({ verdict: 'no-comparison', says: 'no held-out plans on record yet: nothing to compare with' });
+    expect(verdictOf({ estimate: 0.01, low: -0.04, high: 0.06 }, { subject: 800, heldOut: 200 })).toEqual({
+      verdict: 'no-difference',
+      says: 'no difference to tell: the interval is −0.04 to +0.06, within 0.1 of none',
+    });
+    expect(verdictOf({ estimate: 0.07, low: -0.31, high: 0.45 }, { subject: 40, heldOut: 12 }).says).toBe(
+      '12 held-out plans: too few to tell; the interval is −0.31 to +0.45',
+    );
+    expect(verdictOf(undefined, { subject: 3, heldOut: 0 })).toEqual({
+      verdict: 'no-comparison',
+      says: 'no held-out plans on record yet: nothing to compare with',
+    });
   });
 
   it('proposes an item for retirement only past RETIRE_AFTER plans, and only when the interval says its plans did no better', () => {
     expect(RETIRE_AFTER).toBe(10);
     const held = Array.from({ length: 10 }, (_, i) => outcome(`09-${String(i + 1).padStart(2, '0')}`, i === 0 ? 2 : 1, undefined, [], true));
-    const plans = (prefix: string, item: string, n: number, passed: number) => Array.from({ length: n }, (_, i) => outcome(`${prefix}-${String(i + 1).padStart(2, '0')}`, i < passed ? 1 : 2, undefined, [item]));
+    const plans = (prefix: string, item: string, n: number, passed: number) =>
+      Array.from({ length: n }, (_, i) => outcome(`${prefix}-${String(i + 1).padStart(2, '0')}`, i < passed ? 1 : 2, undefined, [item]));
     const worse = 'lessons/a/four-of-ten.lesson.md';
     const even = 'lessons/a/five-of-ten.lesson.md';
     const few = 'skills/none-of-nine/SKILL.md';
@@ -144,11 +158,15 @@ describe('the holdout report', () => {
       {
         path: worse,
         kind: 'lesson',
-        reason: 'surfaced into 10 plans, of which 4 passed on their first attempt (40%), against 9 of 10 held-out plans (90%): the difference is −0.50 (95% interval −0.75 to −0.08), so the plans it was in did no better without it',
+        reason:
+          'surfaced into 10 plans, of which 4 passed on their first attempt (40%), against 9 of 10 held-out plans (90%): the difference is −0.50 (95% interval −0.75 to −0.08), so the plans it was in did no better without it',
       },
     ]);
     // One plan more, passing at once, and the nine-plan skill qualifies too.
-    const more = holdoutReport([completion('SPC-009', '09', held), completion('SPC-003', '03', [...plans('03', few, 9, 0), outcome('03-10', 1, undefined, [few])])]);
+    const more = holdoutReport([
+      completion('SPC-009', '09', held),
+      completion('SPC-003', '03', [...plans('03', few, 9, 0), outcome('03-10', 1, undefined, [few])]),
+    ]);
     expect(more.retire.map((r) => r.path)).toEqual([few]);
   });
 
@@ -174,6 +192,8 @@ describe('the holdout report', () => {
         '',
       ].join('\n'),
     );
-    expect(holdoutText(holdoutReport([]), { fraction: 0, seed: 'harness' })).toBe('The holdout (knowledge.holdout 0, off): 0 plans on record, 0 held out.\n  Turn it on with knowledge.holdout in .github/harness.yml (docs/knowledge.md, The holdout).\n');
+    expect(holdoutText(holdoutReport([]), { fraction: 0, seed: 'harness' })).toBe(
+      'The holdout (knowledge.holdout 0, off): 0 plans on record, 0 held out.\n  Turn it on with knowledge.holdout in .github/harness.yml (docs/knowledge.md, The holdout).\n',
+    );
   });
 });

@@ -41,8 +41,10 @@ const SPEC = loadSpec(
 ).spec!;
 const plan = (id: string): Plan => SPEC.planById.get(id)!;
 
-const BUSY = (id: string) => `the command exited with code 1\n> vitest run\nError: SQLITE_BUSY: database is locked (/tmp/vitest-${id}/db.sqlite, pid 41${id.slice(-1)}7)`;
-const MODULE = (id: string) => `the command exited with code 1\n> node dist/server.js\nError [ERR_MODULE_NOT_FOUND]: Cannot find module '/home/ci/work/app/dist/db/pool' imported from /home/ci/work/app/dist/store/${id}.js`;
+const BUSY = (id: string) =>
+  `the command exited with code 1\n> vitest run\nError: SQLITE_BUSY: database is locked (/tmp/vitest-${id}/db.sqlite, pid 41${id.slice(-1)}7)`;
+const MODULE = (id: string) =>
+  `the command exited with code 1\n> node dist/server.js\nError [ERR_MODULE_NOT_FOUND]: Cannot find module '/home/ci/work/app/dist/db/pool' imported from /home/ci/work/app/dist/store/${id}.js`;
 
 let minute = 0;
 function filed(drafts: ReturnType<typeof attemptSignals>): SignalRecord[] {
@@ -61,12 +63,30 @@ function failThenFix(id: string, error: string, insight: Insight, changed: strin
   const base = { spec: 'SPC-001', plan: plan(id), agent: 'command', timedOut: false, undeclaredWrites: [] };
   return [
     ...filed(attemptSignals({ ...base, attempt: 1, failedBefore: 0, end: 'failed', failure })),
-    ...filed(attemptSignals({ ...base, attempt: 2, failedBefore: 1, previous: { attempt: 1, failure }, end: 'verified', changed: [`src/store/${id}.ts`, ...changed], seen: { insights: [insight] } })),
+    ...filed(
+      attemptSignals({
+        ...base,
+        attempt: 2,
+        failedBefore: 1,
+        previous: { attempt: 1, failure },
+        end: 'verified',
+        changed: [`src/store/${id}.ts`, ...changed],
+        seen: { insights: [insight] },
+      }),
+    ),
   ];
 }
 
-const BUSY_FIX: Insight = { kind: 'pattern', summary: 'Gave each test file its own database file (test/<file>.db) instead of one shared database', tags: ['sqlite'] };
-const MODULE_FIX: Insight = { kind: 'pattern', summary: 'Import compiled modules with their .js extension (./db/pool.js): Node ESM resolves no bare paths', tags: ['esm'] };
+const BUSY_FIX: Insight = {
+  kind: 'pattern',
+  summary: 'Gave each test file its own database file (test/<file>.db) instead of one shared database',
+  tags: ['sqlite'],
+};
+const MODULE_FIX: Insight = {
+  kind: 'pattern',
+  summary: 'Import compiled modules with their .js extension (./db/pool.js): Node ESM resolves no bare paths',
+  tags: ['esm'],
+};
 
 function lessonOf(signals: SignalRecord[], lessons: LessonRecord[] = []) {
   return reflect({ signals, lessons, settings: SETTINGS });
@@ -80,7 +100,22 @@ describe('learning that names the fix', () => {
     ...failThenFix('01-04', MODULE('comments'), MODULE_FIX, ['tsconfig.json']),
     ...failThenFix('01-05', BUSY('01-05'), BUSY_FIX, ['test/setup.ts']),
     // A one-off of another error, in a plan that reads like the rest.
-    ...filed(attemptSignals({ spec: 'SPC-001', plan: plan('01-06'), agent: 'command', attempt: 1, failedBefore: 0, end: 'failed', timedOut: false, undeclaredWrites: [], failure: attemptFailure({ agentError: 'the command exited with code 1\nTypeError: Cannot read properties of undefined (reading "id")', timedOut: false }) })),
+    ...filed(
+      attemptSignals({
+        spec: 'SPC-001',
+        plan: plan('01-06'),
+        agent: 'command',
+        attempt: 1,
+        failedBefore: 0,
+        end: 'failed',
+        timedOut: false,
+        undeclaredWrites: [],
+        failure: attemptFailure({
+          agentError: 'the command exited with code 1\nTypeError: Cannot read properties of undefined (reading "id")',
+          timedOut: false,
+        }),
+      }),
+    ),
   ];
 
   it('every failure-bearing signal carries the signature of its telling line, the same in every plan', () => {
@@ -110,7 +145,17 @@ describe('learning that names the fix', () => {
     const busy = patterns.find((p) => p.pattern.signature?.startsWith('Error: SQLITE_BUSY'));
     expect(busy).toBeDefined();
     expect(new Set(busy!.pattern.signals.map((s) => s.signal.metadata?.signature))).toEqual(new Set([busy!.pattern.signature]));
-    expect(busy!.pattern.signals.map((s) => s.signal.type).sort()).toEqual(['pattern', 'pattern', 'pattern', 'repair', 'repair', 'repair', 'struggle', 'struggle', 'struggle']);
+    expect(busy!.pattern.signals.map((s) => s.signal.type).sort()).toEqual([
+      'pattern',
+      'pattern',
+      'pattern',
+      'repair',
+      'repair',
+      'repair',
+      'struggle',
+      'struggle',
+      'struggle',
+    ]);
     for (const { pattern } of patterns) expect(new Set(pattern.signals.map((s) => s.signal.metadata?.signature)).size).toBe(1);
     const oneOff = signals.find((s) => String(s.signal.metadata?.signature).startsWith('TypeError'))!;
     expect(skipped).toContainEqual({ signal: oneOff.file, reason: 'a one-off: no other unprocessed signal says the same thing (yet)' });
@@ -121,7 +166,9 @@ describe('learning that names the fix', () => {
     const busy = patterns.find((p) => p.pattern.signature?.startsWith('Error: SQLITE_BUSY'))!.pattern;
     const text = harnessDraft(busy);
     expect(text.title).toBe('Error: SQLITE_BUSY: database is locked (<tmp>, pid <n>) → Gave each test file its own database file (test/<file>.db)…');
-    expect(text.lesson).toBe('Plans fail with "Error: SQLITE_BUSY: database is locked (/tmp/vitest-01-01/db.sqlite, pid 4117)" (seen 3 times in 3 places so far).');
+    expect(text.lesson).toBe(
+      'Plans fail with "Error: SQLITE_BUSY: database is locked (/tmp/vitest-01-01/db.sqlite, pid 4117)" (seen 3 times in 3 places so far).',
+    );
     // The fix whole, as a paragraph of its own (what a brief carries), then where it comes from; said once.
     expect(text.recommendation).toBe(
       `${BUSY_FIX.summary}.\n\nThat is what the agent said fixed it in 3 places, first in SPC-001 01-01; it changed \`test/setup.ts\`, and it stopped "Error: SQLITE_BUSY: database is locked (/tmp/vitest-01-01/db.sqlite, pid 4117)".`,
@@ -130,7 +177,14 @@ describe('learning that names the fix', () => {
     // Seven plans that read alike, each in a folder of its own: nothing the three that met it had sets them apart, and the lesson says so.
     expect(busy.conditions).toEqual([]);
     expect(text.when).toMatch(/had nothing in common that the others lacked/);
-    const doc = lessonDocument({ template: LESSON_TEMPLATE, pattern: busy, text, category: categoryOf(busy), note: draftNote('no reflector agent is configured'), today: new Date('2026-04-02T00:00:00Z') });
+    const doc = lessonDocument({
+      template: LESSON_TEMPLATE,
+      pattern: busy,
+      text,
+      category: categoryOf(busy),
+      note: draftNote('no reflector agent is configured'),
+      today: new Date('2026-04-02T00:00:00Z'),
+    });
     const parsed = parseKnowledge('lesson', 'lessons/testing/x.lesson.md', doc);
     expect(parsed.problems).toEqual([]);
     expect(parsed.data).toMatchObject({ files: ['src/store/*.ts', 'test/*.ts'], signatures: ['Error: SQLITE_BUSY: database is locked (<tmp>, pid <n>)'] });
@@ -144,11 +198,18 @@ describe('learning that names the fix', () => {
     expect(prompt).toContain(`Fix the evidence records (3 places, first SPC-001 01-01): ${BUSY_FIX.summary} (changing test/setup.ts)`);
   });
 
-  it('new evidence of the same signature links to the lesson and brings its generated count up to date; a person\'s words stay', () => {
+  it("new evidence of the same signature links to the lesson and brings its generated count up to date; a person's words stay", () => {
     const { patterns } = lessonOf(signals);
     const busy = patterns.find((p) => p.pattern.signature?.startsWith('Error: SQLITE_BUSY'))!.pattern;
     const text = harnessDraft(busy);
-    const doc = lessonDocument({ template: LESSON_TEMPLATE, pattern: busy, text, category: 'testing', note: draftNote('no reflector agent is configured'), today: new Date('2026-04-02T00:00:00Z') });
+    const doc = lessonDocument({
+      template: LESSON_TEMPLATE,
+      pattern: busy,
+      text,
+      category: 'testing',
+      note: draftNote('no reflector agent is configured'),
+      today: new Date('2026-04-02T00:00:00Z'),
+    });
     // A person sharpened the recommendation before merging.
     const edited = doc.replace(/## Recommendation\n\n[^\n]+/, '## Recommendation\n\nOne database file per test file; see test/setup.ts.');
     const lesson = readLesson('.harness/knowledge/lessons/testing/x.lesson.md', edited) as LessonRecord;
@@ -166,7 +227,8 @@ describe('learning that names the fix', () => {
 });
 
 describe('a fix the agent did not put into words', () => {
-  const SEED = (id: string) => `the command exited with code 1\n> vitest run\nError: ENOENT: no such file or directory, open '/tmp/run-${id}/test/fixtures/seed.json'`;
+  const SEED = (id: string) =>
+    `the command exited with code 1\n> vitest run\nError: ENOENT: no such file or directory, open '/tmp/run-${id}/test/fixtures/seed.json'`;
   /** The passing attempt's diff since the failed one: a script added to package.json, a line of code, a blank. */
   const DIFF = [
     'diff --git a/package.json b/package.json',
@@ -189,18 +251,32 @@ describe('a fix the agent did not put into words', () => {
     const base = { spec: 'SPC-001', plan: plan(id), agent: 'command', timedOut: false, undeclaredWrites: [] };
     return [
       ...filed(attemptSignals({ ...base, attempt: 1, failedBefore: 0, end: 'failed', failure })),
-      ...filed(attemptSignals({ ...base, attempt: 2, failedBefore: 1, previous: { attempt: 1, failure }, end: 'verified', changed: ['package.json'], summary: '`npm test` finished', diff: DIFF })),
+      ...filed(
+        attemptSignals({
+          ...base,
+          attempt: 2,
+          failedBefore: 1,
+          previous: { attempt: 1, failure },
+          end: 'verified',
+          changed: ['package.json'],
+          summary: '`npm test` finished',
+          diff: DIFF,
+        }),
+      ),
     ];
   });
 
   it('the repair records the settings its diff added, and the failure the commit it ended on', () => {
     const repair = signals.find((s) => s.signal.type === 'repair')!;
-    expect(repair.signal.metadata?.fix).toEqual({ files: ['package.json'], added: [{ file: 'package.json', line: '"pretest": "node scripts/seed.js --out test/fixtures"' }] });
+    expect(repair.signal.metadata?.fix).toEqual({
+      files: ['package.json'],
+      added: [{ file: 'package.json', line: '"pretest": "node scripts/seed.js --out test/fixtures"' }],
+    });
     expect(repair.text!.happened).toContain('Its diff adds `"pretest": "node scripts/seed.js --out test/fixtures"` (in `package.json`).');
     expect(signals.find((s) => s.signal.type === 'struggle')!.signal.metadata).toMatchObject({ head: 'c1' });
   });
 
-  it('the drafted lesson recommends what the diff added, said as the diff\'s, not the agent\'s', () => {
+  it("the drafted lesson recommends what the diff added, said as the diff's, not the agent's", () => {
     const { patterns } = lessonOf(signals);
     const seed = patterns.find((p) => p.pattern.signature?.startsWith('Error: ENOENT'))!.pattern;
     const text = harnessDraft(seed);

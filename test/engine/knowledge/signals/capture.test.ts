@@ -52,7 +52,13 @@ describe('tags from what was involved', () => {
 describe('a signal as a file', () => {
   it('renders a valid signal document from the shipped template, at signals/<project>/<day>/<time>-<key>-<type>.signal.md', async () => {
     const key = signalKey('local:run-1', draft());
-    const file = renderSignal(await loadTemplate('signal.md'), draft(), { project: 'widgets', at: AT, key, related: ['signals/widgets/2026-03-01/x-deviation.signal.md'], occurrences: 2 });
+    const file = renderSignal(await loadTemplate('signal.md'), draft(), {
+      project: 'widgets',
+      at: AT,
+      key,
+      related: ['signals/widgets/2026-03-01/x-deviation.signal.md'],
+      occurrences: 2,
+    });
 
     expect(file.path).toBe(`signals/widgets/2026-03-02/20260302T093000Z-${key}-deviation.signal.md`);
     expect(keyOfSignalPath(file.path)).toBe(key);
@@ -80,7 +86,7 @@ describe('a signal as a file', () => {
   });
 });
 
-describe('the store\'s index.md', () => {
+describe("the store's index.md", () => {
   const entry = (path: string, timestamp: string, over: Record<string, unknown> = {}) => ({
     kind: 'signal' as const,
     path,
@@ -97,11 +103,17 @@ describe('the store\'s index.md', () => {
   });
 
   it('reads back what it wrote, newest first, a section per project and spec', () => {
-    const text = updateIndex(undefined, [entry('signals/a.signal.md', '2026-03-01T00:00:00.000Z'), entry('signals/b.signal.md', '2026-03-02T00:00:00.000Z', { spec: 'SPC-008' })]);
+    const text = updateIndex(undefined, [
+      entry('signals/a.signal.md', '2026-03-01T00:00:00.000Z'),
+      entry('signals/b.signal.md', '2026-03-02T00:00:00.000Z', { spec: 'SPC-008' }),
+    ]);
     expect(text).toContain('## Signals · widgets · SPC-007');
     expect(text).toContain('## Signals · widgets · SPC-008');
     expect(text).toContain('| 2026-03-01T00:00:00.000Z | struggle | low | 01-01 | npm | It \\| failed | [a.signal.md](signals/a.signal.md) |');
-    expect(signalEntries(text)).toEqual([entry('signals/a.signal.md', '2026-03-01T00:00:00.000Z'), entry('signals/b.signal.md', '2026-03-02T00:00:00.000Z', { spec: 'SPC-008' })]);
+    expect(signalEntries(text)).toEqual([
+      entry('signals/a.signal.md', '2026-03-01T00:00:00.000Z'),
+      entry('signals/b.signal.md', '2026-03-02T00:00:00.000Z', { spec: 'SPC-008' }),
+    ]);
   });
 
   it('is updated incrementally: the rows there stay as they are, new ones go on top of their section, a phase-level signal keeps its phase', () => {
@@ -118,9 +130,13 @@ describe('the store\'s index.md', () => {
   });
 
   it('indexes the other kinds in their own sections, for the parts of the loop that write them', () => {
-    const text = updateIndex(undefined, [{ kind: 'lesson', path: 'lessons/testing/sqlite-busy.lesson.md', updated: '2026-03-04', title: 'SQLite needs a busy timeout', tags: ['sqlite'] }]);
+    const text = updateIndex(undefined, [
+      { kind: 'lesson', path: 'lessons/testing/sqlite-busy.lesson.md', updated: '2026-03-04', title: 'SQLite needs a busy timeout', tags: ['sqlite'] },
+    ]);
     expect(text).toContain('## Lessons\n\n| Updated | Title | Tags | File |');
-    expect(parseIndex(text)).toEqual([{ kind: 'lesson', path: 'lessons/testing/sqlite-busy.lesson.md', updated: '2026-03-04', title: 'SQLite needs a busy timeout', tags: ['sqlite'] }]);
+    expect(parseIndex(text)).toEqual([
+      { kind: 'lesson', path: 'lessons/testing/sqlite-busy.lesson.md', updated: '2026-03-04', title: 'SQLite needs a busy timeout', tags: ['sqlite'] },
+    ]);
   });
 });
 
@@ -167,7 +183,10 @@ describe('one batch into the store', () => {
     const first = captureFiles(await batch({ drafts: drafts.slice(0, 2), cap: { max: 3, since: '2026-03-02T00:00:00Z' } }), {});
     const index = first.files.find((f) => f.path === 'index.md')!.text;
 
-    const next = captureFiles(await batch({ drafts: [...drafts.slice(2), draft({ plan: '02-01', phase: '02' })], cap: { max: 3, since: '2026-03-02T00:00:00Z' } }), { index });
+    const next = captureFiles(
+      await batch({ drafts: [...drafts.slice(2), draft({ plan: '02-01', phase: '02' })], cap: { max: 3, since: '2026-03-02T00:00:00Z' } }),
+      { index },
+    );
     expect(next.filed.map((e) => e.plan)).toEqual(['01-03', '02-01']);
     expect(next.skipped.map((s) => [s.draft.plan, s.reason])).toEqual([['01-04', 'cap']]);
 
@@ -176,16 +195,44 @@ describe('one batch into the store', () => {
     expect(later.skipped).toEqual([]);
   });
 
-  it('appends match and use lines to the day\'s trajectory, each once', async () => {
-    const entries: SurfacedEntry[] = [{ path: 'lessons/testing/sqlite-busy.lesson.md', kind: 'lesson', title: 'SQLite busy', text: 'Set a busy timeout.', score: 0.8123, why: 'tags sqlite' }];
+  it("appends match and use lines to the day's trajectory, each once", async () => {
+    const entries: SurfacedEntry[] = [
+      { path: 'lessons/testing/sqlite-busy.lesson.md', kind: 'lesson', title: 'SQLite busy', text: 'Set a busy timeout.', score: 0.8123, why: 'tags sqlite' },
+    ];
     const events = trajectoryEvents({ entries, project: 'widgets', spec: 'SPC-007', plan: '01-02', attempt: 1, verified: true, at: AT, origin: 'local:run-1' });
     const result = captureFiles(await batch({ drafts: [], trajectory: events }), { trajectory: '{"note":"by hand"}\n' });
     expect(result.files.map((f) => f.path)).toEqual(['trajectory/2026-03-02.jsonl']);
     const lines = result.files[0]!.text.trim().split('\n');
     expect(lines[0]).toBe('{"note":"by hand"}');
     expect(lines.slice(1).map((l) => JSON.parse(l))).toEqual([
-      { timestamp: AT.toISOString(), type: 'match', project: 'widgets', spec: 'SPC-007', plan: '01-02', attempt: 1, entry: entries[0]!.path, kind: 'lesson', title: 'SQLite busy', score: 0.812, why: 'tags sqlite', key: `local:run-1/SPC-007/01-02/1/match/${entries[0]!.path}` },
-      { timestamp: AT.toISOString(), type: 'use', project: 'widgets', spec: 'SPC-007', plan: '01-02', attempt: 1, entry: entries[0]!.path, kind: 'lesson', title: 'SQLite busy', score: 0.812, why: 'tags sqlite', key: `local:run-1/SPC-007/01-02/1/use/${entries[0]!.path}` },
+      {
+        timestamp: AT.toISOString(),
+        type: 'match',
+        project: 'widgets',
+        spec: 'SPC-007',
+        plan: '01-02',
+        attempt: 1,
+        entry: entries[0]!.path,
+        kind: 'lesson',
+        title: 'SQLite busy',
+        score: 0.812,
+        why: 'tags sqlite',
+        key: `local:run-1/SPC-007/01-02/1/match/${entries[0]!.path}`,
+      },
+      {
+        timestamp: AT.toISOString(),
+        type: 'use',
+        project: 'widgets',
+        spec: 'SPC-007',
+        plan: '01-02',
+        attempt: 1,
+        entry: entries[0]!.path,
+        kind: 'lesson',
+        title: 'SQLite busy',
+        score: 0.812,
+        why: 'tags sqlite',
+        key: `local:run-1/SPC-007/01-02/1/use/${entries[0]!.path}`,
+      },
     ]);
     expect(appendTrajectory(result.files[0]!.text, events)).toBeUndefined();
   });

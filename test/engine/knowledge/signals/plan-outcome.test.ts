@@ -8,10 +8,23 @@ function draft(type: SignalDraft['type'], metadata: Record<string, unknown>): Si
 
 describe("the holdout comparison's record in the signals", () => {
   it("puts a failed attempt's trial on its failure signals alone, when its agent read a brief", () => {
-    const drafts = [draft('struggle', { attempt: 2, outcome: 'failed' }), draft('stuck', { attempt: 2, outcome: 'failed' }), draft('deviation', { attempt: 2 }), draft('struggle', { attempt: 2, reason: 'tool-errors' })];
+    const drafts = [
+      draft('struggle', { attempt: 2, outcome: 'failed' }),
+      draft('stuck', { attempt: 2, outcome: 'failed' }),
+      draft('deviation', { attempt: 2 }),
+      draft('struggle', { attempt: 2, reason: 'tool-errors' }),
+    ];
     const recorded = recordTrial(drafts, { heldOut: true, knowledge: [], costUsd: 0.12 });
-    expect(recorded.map((d) => d.metadata?.trial)).toEqual([{ held_out: true, cost_usd: 0.12, knowledge: [] }, { held_out: true, cost_usd: 0.12, knowledge: [] }, undefined, undefined]);
-    expect(recordTrial(drafts, { heldOut: false, knowledge: [{ path: 'lessons/a/b.lesson.md' }] })[0]!.metadata?.trial).toEqual({ held_out: false, knowledge: ['lessons/a/b.lesson.md'] });
+    expect(recorded.map((d) => d.metadata?.trial)).toEqual([
+      { held_out: true, cost_usd: 0.12, knowledge: [] },
+      { held_out: true, cost_usd: 0.12, knowledge: [] },
+      undefined,
+      undefined,
+    ]);
+    expect(recordTrial(drafts, { heldOut: false, knowledge: [{ path: 'lessons/a/b.lesson.md' }] })[0]!.metadata?.trial).toEqual({
+      held_out: false,
+      knowledge: ['lessons/a/b.lesson.md'],
+    });
     // The script agent reads no brief: no trial, and no part of the comparison.
     expect(recordTrial(drafts, { heldOut: true }).map((d) => d.metadata?.trial)).toEqual([undefined, undefined, undefined, undefined]);
     expect(readTrial(recorded[0]!.metadata)).toEqual({ held_out: true, cost_usd: 0.12, knowledge: [] });
@@ -33,9 +46,30 @@ describe("the holdout comparison's record in the signals", () => {
   });
 
   it("reads a verified plan's outcome from its SUMMARY.md frontmatter; a script plan's is none", () => {
-    const data = { plan_id: '01-02', status: 'verified', agent: 'claude', attempts: 2, cost: { usd: 0.4, turns: 3 }, knowledge: [{ path: 'skills/x/SKILL.md', kind: 'skill', score: 3 }], held_out: true };
-    expect(summaryOutcome('01-02', data)).toEqual({ plan: '01-02', held_out: true, attempts: 2, first_pass: false, cost_usd: 0.4, knowledge: ['skills/x/SKILL.md'] });
-    expect(summaryOutcome('01-02', { ...data, held_out: undefined, attempts: 1, cost: undefined })).toEqual({ plan: '01-02', held_out: false, attempts: 1, first_pass: true, knowledge: ['skills/x/SKILL.md'] });
+    const data = {
+      plan_id: '01-02',
+      status: 'verified',
+      agent: 'claude',
+      attempts: 2,
+      cost: { usd: 0.4, turns: 3 },
+      knowledge: [{ path: 'skills/x/SKILL.md', kind: 'skill', score: 3 }],
+      held_out: true,
+    };
+    expect(summaryOutcome('01-02', data)).toEqual({
+      plan: '01-02',
+      held_out: true,
+      attempts: 2,
+      first_pass: false,
+      cost_usd: 0.4,
+      knowledge: ['skills/x/SKILL.md'],
+    });
+    expect(summaryOutcome('01-02', { ...data, held_out: undefined, attempts: 1, cost: undefined })).toEqual({
+      plan: '01-02',
+      held_out: false,
+      attempts: 1,
+      first_pass: true,
+      knowledge: ['skills/x/SKILL.md'],
+    });
     expect(summaryOutcome('01-02', { ...data, agent: 'script' })).toBeUndefined();
     expect(summaryOutcome('01-02', { ...data, status: 'failed' })).toBeUndefined();
   });

@@ -5,13 +5,36 @@ const NOW = new Date('2026-06-30T00:00:00Z');
 const day = (d: string) => `${d}T10:00:00.000Z`;
 
 function line(type: string, entry: string, timestamp: string): string {
-  return JSON.stringify({ timestamp, type, project: 'p', spec: 'SPC-001', plan: '01-01', entry, kind: 'skill', title: entry, score: 1, why: 'x', key: `${type}/${entry}/${timestamp}` });
+  return JSON.stringify({
+    timestamp,
+    type,
+    project: 'p',
+    spec: 'SPC-001',
+    plan: '01-01',
+    entry,
+    kind: 'skill',
+    title: entry,
+    score: 1,
+    why: 'x',
+    key: `${type}/${entry}/${timestamp}`,
+  });
 }
 
-const skill = (name: string, since: string, supersededBy?: string): AuditedSkill => ({ name, path: `skills/${name}/SKILL.md`, since: new Date(since), ...(supersededBy ? { supersededBy } : {}) });
+const skill = (name: string, since: string, supersededBy?: string): AuditedSkill => ({
+  name,
+  path: `skills/${name}/SKILL.md`,
+  since: new Date(since),
+  ...(supersededBy ? { supersededBy } : {}),
+});
 
 describe('harness skills --stats and --prune', () => {
-  const skills = [skill('busy', '2026-01-01'), skill('fresh', '2026-06-01'), skill('idle', '2026-01-01'), skill('rare', '2026-03-01'), skill('old-way', '2026-06-20', 'busy')];
+  const skills = [
+    skill('busy', '2026-01-01'),
+    skill('fresh', '2026-06-01'),
+    skill('idle', '2026-01-01'),
+    skill('rare', '2026-03-01'),
+    skill('old-way', '2026-06-20', 'busy'),
+  ];
   const trajectory = [
     line('match', 'skills/busy/SKILL.md', day('2026-06-01')),
     line('use', 'skills/busy/SKILL.md', day('2026-06-01')),
@@ -27,7 +50,15 @@ describe('harness skills --stats and --prune', () => {
   it('counts matches, uses, outcomes, the last match and the age from the trajectory', () => {
     const { stats } = auditSkills(skills, parseTrajectory(trajectory), NOW);
     expect(stats.find((s) => s.name === 'busy')).toEqual({
-      name: 'busy', path: 'skills/busy/SKILL.md', matches: 2, uses: 1, failures: 1, successRate: 0.5, lastMatch: day('2026-06-20'), lastUse: day('2026-06-01'), ageDays: 180,
+      name: 'busy',
+      path: 'skills/busy/SKILL.md',
+      matches: 2,
+      uses: 1,
+      failures: 1,
+      successRate: 0.5,
+      lastMatch: day('2026-06-20'),
+      lastUse: day('2026-06-01'),
+      ageDays: 180,
     });
     expect(stats.find((s) => s.name === 'fresh')).toEqual({ name: 'fresh', path: 'skills/fresh/SKILL.md', matches: 0, uses: 0, failures: 0, ageDays: 29 });
   });
@@ -42,7 +73,9 @@ describe('harness skills --stats and --prune', () => {
     // A day before 90 days: nothing is old enough to go.
     const young = auditSkills([skill('never', '2026-04-02')], [], NOW);
     expect(young.prune).toEqual([]);
-    expect(auditSkills([skill('never', '2026-04-01')], [], NOW).prune).toEqual([{ name: 'never', path: 'skills/never/SKILL.md', rule: 'unused', reason: 'never used in 90 days' }]);
+    expect(auditSkills([skill('never', '2026-04-01')], [], NOW).prune).toEqual([
+      { name: 'never', path: 'skills/never/SKILL.md', rule: 'unused', reason: 'never used in 90 days' },
+    ]);
     // Thresholds come from config.
     expect(auditSkills([skill('never', '2026-06-01')], [], NOW, { unusedDays: 20, minMatches: 2 }).prune.map((p) => p.rule)).toEqual(['unused']);
   });

@@ -45,7 +45,15 @@ describe('skill extraction through the four gates', () => {
     expect(parsed.data!.description).toBe(
       'When "SQLITE_BUSY: database is locked" appears → One SQLite file per test file stops SQLITE_BUSY in parallel vitest runs. Use when working with sqlite, tests.',
     );
-    expect(parsed.data!.metadata).toEqual({ version: '1.0.0', 'extracted-from': 'SPC-001/01-02', 'extracted-on': DAY, source: 'repair', 'judged-by': 'harness', tags: 'sqlite tests', signatures: 'SQLITE_BUSY: database is locked' });
+    expect(parsed.data!.metadata).toEqual({
+      version: '1.0.0',
+      'extracted-from': 'SPC-001/01-02',
+      'extracted-on': DAY,
+      source: 'repair',
+      'judged-by': 'harness',
+      tags: 'sqlite tests',
+      signatures: 'SQLITE_BUSY: database is locked',
+    });
     expect(x!.text).toContain('each test file now opens its own database in a temporary directory');
   });
 
@@ -53,18 +61,35 @@ describe('skill extraction through the four gates', () => {
     const [x] = await extract(repairSet({ insight: FIX }));
     expect(x!.decision).toBe('skipped');
     expect(verdicts(x!)).toEqual(['discovery-depth:PASS', 'reusability:FAIL', 'trigger-clarity:PASS', 'verification:PASS']);
-    expect(x!.reason).toBe('reusability: seen only in notes-service SPC-001/01-02: a skill needs a repair that recurred in 2 distinct plans; its trigger "SQLITE_BUSY: database is locked" may well recur, and a skill is drafted once it does');
+    expect(x!.reason).toBe(
+      'reusability: seen only in notes-service SPC-001/01-02: a skill needs a repair that recurred in 2 distinct plans; its trigger "SQLITE_BUSY: database is locked" may well recur, and a skill is drafted once it does',
+    );
   });
 
   it('blocks a fix with no investigation, a documentation lookup, with the discovery-depth reason', async () => {
-    const [x] = await extract(repairSet({ failed: 0, insight: { summary: 'Set busy_timeout as the docs say for "SQLITE_BUSY: database is locked"', detail: 'According to the documentation, busy_timeout waits for the lock.' } }));
+    const [x] = await extract(
+      repairSet({
+        failed: 0,
+        insight: {
+          summary: 'Set busy_timeout as the docs say for "SQLITE_BUSY: database is locked"',
+          detail: 'According to the documentation, busy_timeout waits for the lock.',
+        },
+      }),
+    );
     expect(x!.decision).toBe('skipped');
-    expect(x!.reason).toMatch(/^discovery-depth: a documentation lookup \("the docs"\), with no failed attempt or investigation recorded; reusability: seen only in /);
+    expect(x!.reason).toMatch(
+      /^discovery-depth: a documentation lookup \("the docs"\), with no failed attempt or investigation recorded; reusability: seen only in /,
+    );
     expect(x!.text).toBeUndefined();
   });
 
   it('blocks a fix with no exact error message, with the trigger-clarity reason', async () => {
-    const [x] = await extract(recurring({ said: 'the storage layer behaves oddly sometimes', insight: { summary: 'Storage now works', detail: 'Traced it to shared state between tests.' } }));
+    const [x] = await extract(
+      recurring({
+        said: 'the storage layer behaves oddly sometimes',
+        insight: { summary: 'Storage now works', detail: 'Traced it to shared state between tests.' },
+      }),
+    );
     expect(x!.decision).toBe('skipped');
     expect(verdicts(x!)).toEqual(['discovery-depth:PASS', 'reusability:PASS', 'trigger-clarity:FAIL', 'verification:PASS']);
     expect(x!.reason).toBe('trigger-clarity: no exact error message or symptom recorded (an error code such as ENOENT, or a quoted error line)');
@@ -74,7 +99,11 @@ describe('skill extraction through the four gates', () => {
     // No plan passed: each plan's insight is its own candidate, and neither was shown to work.
     const [x] = await extract(recurring({ verified: false, insight: FIX }));
     expect(x!.decision).toBe('skipped');
-    expect(x!.verdicts.find((v) => v.gate === 'verification')).toEqual({ gate: 'verification', pass: false, reason: 'the fix was not shown to work in the run: no attempt passed with it' });
+    expect(x!.verdicts.find((v) => v.gate === 'verification')).toEqual({
+      gate: 'verification',
+      pass: false,
+      reason: 'the fix was not shown to work in the run: no attempt passed with it',
+    });
   });
 
   it('links a duplicate of an active skill, and of an archived one, instead of extracting it again', async () => {
@@ -90,9 +119,10 @@ describe('skill extraction through the four gates', () => {
     expect(rejected!.duplicate?.kind).toBe('archived-skill');
   });
 
-  it('takes the reflector agent\'s verdicts when they read strictly, and falls back to harness\'s rules when they do not', async () => {
+  it("takes the reflector agent's verdicts when they read strictly, and falls back to harness's rules when they do not", async () => {
     const agent = (answer: string): Reflector => ({ name: 'claude', write: async () => answer });
-    const strict = 'Here are my verdicts.\ndiscovery-depth: PASS — traced the lock\nreusability: FAIL — only this repository\'s database layout\ntrigger-clarity: PASS — exact SQLITE_BUSY text\nverification: PASS — attempt 2 passed';
+    const strict =
+      "Here are my verdicts.\ndiscovery-depth: PASS — traced the lock\nreusability: FAIL — only this repository's database layout\ntrigger-clarity: PASS — exact SQLITE_BUSY text\nverification: PASS — attempt 2 passed";
     const [judged] = await extract(recurring({ insight: FIX }), [], agent(strict));
     expect(judged!.judgedBy).toBe('claude');
     expect(judged!.reason).toBe("reusability: only this repository's database layout");
@@ -106,7 +136,10 @@ describe('skill extraction through the four gates', () => {
     const xs = await extract([...recurring({ insight: FIX }), ...repairSet({ plan: '02-01', verified: false, insight: FIX })]);
     const events = extractionEvents(xs, { at: NOW, project: 'notes-service', origin: 'local' });
     const text = appendTrajectory(undefined, events)!;
-    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.type, l.decision, l.gates.map((g: { pass: boolean }) => g.pass)])).toEqual([
       ['extraction', 'extracted', [true, true, true, true]],
       ['extraction', 'skipped', [true, false, true, false]],

@@ -11,7 +11,10 @@ const subject = { text: 'Store notes in the SQLite database; cover it with vites
 // Each its own fix: a brief holds one fix once, whichever entries say it.
 function gene(n: number, status: 'candidate' | 'active', description = `Give each parallel vitest worker its own SQLite database file, number ${n}.`) {
   const id = `gene-20260301-0000000${n}`;
-  return { path: `genes/${id}.gene.md`, text: geneText({ id, status, success_rate: 0.9, usage_count: 3, description, tags: ['sqlite', 'vitest'], metadata: { files: ['src/db/notes.ts'] } }) };
+  return {
+    path: `genes/${id}.gene.md`,
+    text: geneText({ id, status, success_rate: 0.9, usage_count: 3, description, tags: ['sqlite', 'vitest'], metadata: { files: ['src/db/notes.ts'] } }),
+  };
 }
 
 describe('surfacing genes', () => {
@@ -19,14 +22,24 @@ describe('surfacing genes', () => {
     const index = indexKnowledge([gene(1, 'candidate'), gene(2, 'candidate'), gene(3, 'candidate'), gene(4, 'active'), gene(5, 'active')]);
     expect(index.problems).toEqual([]);
     const found = surface(index, subject, { budgetTokens: 500, maxEntries: 5 });
-    expect(found.map((e) => e.path)).toEqual(['genes/gene-20260301-00000004.gene.md', 'genes/gene-20260301-00000005.gene.md', 'genes/gene-20260301-00000001.gene.md']);
+    expect(found.map((e) => e.path)).toEqual([
+      'genes/gene-20260301-00000004.gene.md',
+      'genes/gene-20260301-00000005.gene.md',
+      'genes/gene-20260301-00000001.gene.md',
+    ]);
     // Ten entries allowed: three candidates (30%).
     expect(surface(index, subject, { budgetTokens: 2000, maxEntries: 10 }).filter((e) => !/0000000[45]/.test(e.path))).toHaveLength(3);
-    expect(surface(index, subject, { budgetTokens: 500, maxEntries: 5, candidateShare: 0 }).map((e) => e.path)).toEqual(['genes/gene-20260301-00000004.gene.md', 'genes/gene-20260301-00000005.gene.md']);
+    expect(surface(index, subject, { budgetTokens: 500, maxEntries: 5, candidateShare: 0 }).map((e) => e.path)).toEqual([
+      'genes/gene-20260301-00000004.gene.md',
+      'genes/gene-20260301-00000005.gene.md',
+    ]);
   });
 
   it('cuts a gene whose text would take more than its share of the budget', () => {
-    const long = `Give each parallel vitest worker its own SQLite database file. ${'Name it after the pool id and remove it after the run. '.repeat(15)}`.slice(0, 1000);
+    const long = `Give each parallel vitest worker its own SQLite database file. ${'Name it after the pool id and remove it after the run. '.repeat(15)}`.slice(
+      0,
+      1000,
+    );
     const index = indexKnowledge([gene(4, 'active', long)]);
     // 300 tokens are 1,200 characters; the whole entry (600 characters of text) would fit, 40% of it is the gene's share.
     const [only] = surface(index, subject, { budgetTokens: 300, maxEntries: 5 });

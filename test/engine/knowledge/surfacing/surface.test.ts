@@ -40,7 +40,9 @@ describe('surfacing against the recorded store', () => {
       text: 'Give each test file its own database: open it in a temporary directory (or as `:memory:`) in beforeEach and close it in afterEach. Never point tests at the development database.',
     });
     // The lesson names src/db/ and the plan writes src/db/notes.ts; all three tags are in the plan.
-    expect(found[0]!.why).toMatch(/^tags sqlite, tests, parallel; names src\/db\/\*\* \(plan: src\/db\/notes\.ts\); its trigger words .*; text similarity 0\.\d\d$/);
+    expect(found[0]!.why).toMatch(
+      /^tags sqlite, tests, parallel; names src\/db\/\*\* \(plan: src\/db\/notes\.ts\); its trigger words .*; text similarity 0\.\d\d$/,
+    );
     // A skill's fix is its Solution, whole: what the brief says after "→".
     expect(found[1]!.text).toMatch(/^Create a database per test file in a temporary directory/);
   });
@@ -61,7 +63,10 @@ describe('surfacing against the recorded store', () => {
 
   it('never surfaces an archived skill or a deprecated gene, even for a plan in their very words', () => {
     const plan = fixturePlan('01-02-PLAN.md');
-    const subject = planSubject({ ...plan, body: `${plan.body}\nTurn on the WAL journal (PRAGMA journal_mode = WAL) and share one SQLite database across parallel tests so fixtures load once.` });
+    const subject = planSubject({
+      ...plan,
+      body: `${plan.body}\nTurn on the WAL journal (PRAGMA journal_mode = WAL) and share one SQLite database across parallel tests so fixtures load once.`,
+    });
     const found = surface(index, subject, { budgetTokens: 5000, maxEntries: 50 });
     expect(found.length).toBeGreaterThan(0);
     expect(found.filter((e) => e.path.startsWith('skills-archived/') || e.path.includes('0badc0de'))).toEqual([]);
@@ -109,11 +114,18 @@ describe('a lesson as reflection drafts it', () => {
 
   it('reaches the next plan on the same store, whole sentence for its title, and no plan about something else', () => {
     const plan = fixturePlan('01-02-PLAN.md');
-    const similar = planSubject({ ...plan, title: 'Notes search', filesModified: ['src/search/notes-index.ts', 'test/search.test.js'], body: 'Keep a search index of the notes in the store, and test it with npm test.' });
+    const similar = planSubject({
+      ...plan,
+      title: 'Notes search',
+      filesModified: ['src/search/notes-index.ts', 'test/search.test.js'],
+      body: 'Keep a search index of the notes in the store, and test it with npm test.',
+    });
     const found = surface(store, similar);
     expect(found.map((e) => e.path)).toContain('lessons/testing/struggle-store-lock-notes.lesson.md');
     const lesson = found.find((e) => e.path.includes('struggle'))!;
-    expect(lesson.title).toBe('Work involving store, lock, notes and test keeps going wrong the same way, in 3 places so far: "npm test failed. The notes store could not open data/notes.db: locked".');
+    expect(lesson.title).toBe(
+      'Work involving store, lock, notes and test keeps going wrong the same way, in 3 places so far: "npm test failed. The notes store could not open data/notes.db: locked".',
+    );
     expect(lesson.why).toMatch(/^tags notes, store, test; /);
     expect(surface(store, planSubject(fixturePlan('03-01-PLAN.md'))).map((e) => e.path)).toEqual([]);
   });
@@ -151,7 +163,7 @@ describe('the budget and the cap', () => {
     expect(surface(many, subject, { budgetTokens: 0, maxEntries: 5 })).toEqual([]);
   });
 
-  it('never cuts an entry\'s fix: one that does not fit whole gives way to a shorter one, or to nothing', () => {
+  it("never cuts an entry's fix: one that does not fit whole gives way to a shorter one, or to nothing", () => {
     const all = surface(many, subject, { budgetTokens: 20_000, maxEntries: 50 });
     const longest = [...all].sort((a, b) => b.text.length - a.text.length)[0]!;
     const shortest = [...all].sort((a, b) => a.text.length - b.text.length)[0]!;
@@ -172,7 +184,10 @@ describe('what the store says of itself', () => {
   it('reports a lesson, skill or gene that does not parse by file and line, and surfaces the rest', () => {
     const files = [
       ...storeFiles(),
-      { path: 'lessons/testing/broken.lesson.md', text: '---\ncategory: testing\nconfidence: sure\nevidence_count: 1\nlast_updated: 2026-03-01\n---\n\n## Lesson\n\nx\n' },
+      {
+        path: 'lessons/testing/broken.lesson.md',
+        text: '---\ncategory: testing\nconfidence: sure\nevidence_count: 1\nlast_updated: 2026-03-01\n---\n\n## Lesson\n\nx\n',
+      },
       { path: 'skills/wrong-folder/SKILL.md', text: '---\nname: another-name\ndescription: Does a thing.\n---\n\nDo it.\n' },
     ];
     const broken = indexKnowledge(files);
@@ -182,7 +197,7 @@ describe('what the store says of itself', () => {
     expect(shown).toContainEqual(expect.stringMatching(/^skills\/wrong-folder\/SKILL\.md:2: name is "another-name" but the folder is "wrong-folder"/));
   });
 
-  it('takes a skill\'s tags from its metadata and the files a lesson names from its prose and metadata', () => {
+  it("takes a skill's tags from its metadata and the files a lesson names from its prose and metadata", () => {
     const lesson = indexKnowledge([
       {
         path: 'lessons/tooling/x.lesson.md',
@@ -202,7 +217,11 @@ describe('what the store says of itself', () => {
 
 describe('files', () => {
   // One lesson per way of naming files; each names its files in metadata and says nothing else the plans say.
-  const named = (files: string[]) => lessonText({ category: 'workflow', tags: ['zzqx'], lesson: 'Qwv.', when: 'Qwv.', recommendation: `Qwv ${files.join(' ')}.` }).replace('tags: [zzqx]', `tags: [zzqx]\nmetadata: { files: [${files.map((f) => `"${f}"`).join(', ')}] }`);
+  const named = (files: string[]) =>
+    lessonText({ category: 'workflow', tags: ['zzqx'], lesson: 'Qwv.', when: 'Qwv.', recommendation: `Qwv ${files.join(' ')}.` }).replace(
+      'tags: [zzqx]',
+      `tags: [zzqx]\nmetadata: { files: [${files.map((f) => `"${f}"`).join(', ')}] }`,
+    );
   const store = indexKnowledge([
     { path: 'lessons/workflow/literal.lesson.md', text: named(['src/db/pool.ts']) },
     { path: 'lessons/workflow/bare-name.lesson.md', text: named(['tsconfig.json']) },
@@ -231,7 +250,9 @@ describe('files', () => {
   });
 
   it('never surfaces a lesson by a file alone: plans of one folder meet different causes', () => {
-    expect(surface(store, { text: 'plan', files: ['src/db/pool.ts', 'tsconfig.json', 'db/migrations/004-tags.sql'] }, { budgetTokens: 5000, maxEntries: 50 })).toEqual([]);
+    expect(
+      surface(store, { text: 'plan', files: ['src/db/pool.ts', 'tsconfig.json', 'db/migrations/004-tags.sql'] }, { budgetTokens: 5000, maxEntries: 50 }),
+    ).toEqual([]);
   });
 });
 
@@ -245,12 +266,9 @@ describe('words', () => {
   });
 
   it('finds files in backticks and paths in prose, and not URLs, versions or abbreviations', () => {
-    expect(namedFiles('Edit `src/a.ts` and `vitest.config.ts`, then lib/x/ and docs/*.md; see https://x.io/a/b.ts, e.g. Node 20.x, v1.2 and/or that.')).toEqual([
-      'src/a.ts',
-      'vitest.config.ts',
-      'lib/x/**',
-      'docs/*.md',
-    ]);
+    expect(namedFiles('Edit `src/a.ts` and `vitest.config.ts`, then lib/x/ and docs/*.md; see https://x.io/a/b.ts, e.g. Node 20.x, v1.2 and/or that.')).toEqual(
+      ['src/a.ts', 'vitest.config.ts', 'lib/x/**', 'docs/*.md'],
+    );
   });
 });
 

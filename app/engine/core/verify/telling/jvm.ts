@@ -71,7 +71,12 @@ export const jvm: Recogniser = {
   name: 'jvm',
   find(output) {
     const lines = prepare(output);
-    const found = earliest(afterTest(lines, SUREFIRE_TEST, 'maven'), afterTest(lines, GRADLE_TEST, 'gradle'), afterTest(lines, JUNITCORE_TEST, 'junit'), anywhere(lines));
+    const found = earliest(
+      afterTest(lines, SUREFIRE_TEST, 'maven'),
+      afterTest(lines, GRADLE_TEST, 'gradle'),
+      afterTest(lines, JUNITCORE_TEST, 'junit'),
+      anywhere(lines),
+    );
     return found ?? goal(lines);
   },
 };

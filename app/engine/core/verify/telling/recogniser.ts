@@ -61,4 +61,5 @@ export function earliest(...found: (Found | undefined)[]): Found | undefined {
 }
 
 /** Words a message says something failed with (a test's own words: got/want, expected). */
-export const FAILURE_WORDS = /\b(?:error|err|fail(?:ed|ure)?|unexpected|expected|want(?:ed)?|got|mismatch|missing|not found|no such|does not exist|doesn't exist|cannot|can't|unable|invalid|refused|denied|timed? ?out|panic)\b/i;
+export const FAILURE_WORDS =
+  /\b(?:error|err|fail(?:ed|ure)?|unexpected|expected|want(?:ed)?|got|mismatch|missing|not found|no such|does not exist|doesn't exist|cannot|can't|unable|invalid|refused|denied|timed? ?out|panic)\b/i;

@@ -6,7 +6,10 @@ import { expectDistinctSignatures, expectOneSignature, expectReturnsOnHostileInp
 describe('compilers', () => {
   it('the first diagnostic, not make’s or the linker’s closing line', () => {
     expect(recognised('tsc/orders.txt')).toEqual({ line: "src/orders.ts(2,9): error TS2322: Type 'string' is not assignable to type 'number'.", tool: 'tsc' });
-    expect(recognised('tsc/users-pretty.txt')).toEqual({ line: "src/users.ts:1:14 - error TS2322: Type 'string' is not assignable to type 'number'.", tool: 'tsc' });
+    expect(recognised('tsc/users-pretty.txt')).toEqual({
+      line: "src/users.ts:1:14 - error TS2322: Type 'string' is not assignable to type 'number'.",
+      tool: 'tsc',
+    });
     expect(recognised('gcc/make-undeclared.txt')).toEqual({ line: 'main.c:4:18: error: ‘count’ undeclared (first use in this function)', tool: 'gcc' });
     expect(compilers.find(['make: *** [Makefile:3: main] Error 1', 'collect2: error: ld returned 1 exit status'])).toBeUndefined();
   });

@@ -11,13 +11,16 @@ describe('databases', () => {
     expect(recognised('postgres-psql/undefined-table.txt')).toEqual({ line: 'ERROR:  relation "orders" does not exist', tool: 'postgres' });
     expect(recognised('node-pg/pg-undefined-table-unhandled.txt')).toEqual({ line: 'error: relation "invoices" does not exist', tool: 'postgres' });
     expect(recognised('go/mysql-table-missing.txt')).toEqual({ line: "Error 1146: Table 'shop.orders' doesn't exist", tool: 'mysql' });
-    expect(recognised('mongodb/node-e11000-users.txt')).toMatchObject({ line: expect.stringMatching(/^MongoServerError: E11000 duplicate key error collection: shop\.users/), tool: 'mongodb' });
+    expect(recognised('mongodb/node-e11000-users.txt')).toMatchObject({
+      line: expect.stringMatching(/^MongoServerError: E11000 duplicate key error collection: shop\.users/),
+      tool: 'mongodb',
+    });
     expect(recognised('mongodb/pymongo-e11000-orders.txt')?.tool).toBe('mongodb');
   });
 
   it("a database's words elsewhere than at the start of a message are not its error", () => {
     // pytest shows a frame's variables: PyMySQL's raw packet holds the message too.
-    expect(databases.find(['data = b"\\xffz\\x04#42S02Table \'shop.orders\' doesn\'t exist"'])).toBeUndefined();
+    expect(databases.find(["data = b\"\\xffz\\x04#42S02Table 'shop.orders' doesn't exist\""])).toBeUndefined();
     expect(databases.find(['    cur.execute("SELECT * FROM orders")  # relation "orders" does not exist yet'])).toBeUndefined();
   });
 
@@ -26,15 +29,23 @@ describe('databases', () => {
     expectOneSignature('go/pq-unique-orders.txt', 'go/pq-unique-users.txt');
     expectOneSignature('pytest/psycopg2-undefined-table-orders.txt', 'pytest/psycopg2-undefined-table-users.txt');
     expectOneSignature('jest/pg-undefined-table.txt', 'node-pg/pg-undefined-table-unhandled.txt');
-    expect(failureSignature(databases.find(["    invoice_test.go:9: insert: Error 1146 (42S02): Table 'shop.users' doesn't exist"])?.line)).toBe(signature('go/mysql-1.7-table-missing.txt'));
-    expect(failureSignature(databases.find(['MongoServerError: E11000 duplicate key error collection: billing.invoices index: ref_1 dup key: { ref: "B-7" }'])?.line)).toBe(signature('mongodb/node-e11000-users.txt'));
+    expect(failureSignature(databases.find(["    invoice_test.go:9: insert: Error 1146 (42S02): Table 'shop.users' doesn't exist"])?.line)).toBe(
+      signature('go/mysql-1.7-table-missing.txt'),
+    );
+    expect(
+      failureSignature(
+        databases.find(['MongoServerError: E11000 duplicate key error collection: billing.invoices index: ref_1 dup key: { ref: "B-7" }'])?.line,
+      ),
+    ).toBe(signature('mongodb/node-e11000-users.txt'));
     expect(failureSignature(databases.find(['pq: relation "invoices" does not exist'])?.line)).toBe('pq: relation "<name>" does not exist');
   });
 
   it('keeps what tells two kinds apart: the driver, the message, the SQLSTATE, the error number', () => {
     expect(signature('go/pgx-undefined-table.txt')).toBe('ERROR: relation "<name>" does not exist (SQLSTATE 42P01)');
     expect(signature('go/mysql-1.7-table-missing.txt')).toBe("Error 1146 (42S02): Table '<name>' doesn't exist");
-    expect(failureSignature('ERROR: duplicate key value violates unique constraint "users_email_key" (SQLSTATE 23505)')).toBe('ERROR: duplicate key value violates unique constraint "<name>" (SQLSTATE 23505)');
+    expect(failureSignature('ERROR: duplicate key value violates unique constraint "users_email_key" (SQLSTATE 23505)')).toBe(
+      'ERROR: duplicate key value violates unique constraint "<name>" (SQLSTATE 23505)',
+    );
     expectDistinctSignatures(
       'go/pq-undefined-table-orders.txt',
       'go/pq-unique-users.txt',
@@ -53,7 +64,9 @@ describe('databases', () => {
       'node-pg/pg-no-user-name.txt',
       'dotnet/npgsql-undefined-table.txt',
     );
-    expect(failureSignature('Error 1062 (23000): Duplicate entry \'a@b.c\' for key \'users.email\'')).not.toBe(failureSignature("Error 1146 (42S02): Table 'shop.x' doesn't exist"));
+    expect(failureSignature("Error 1062 (23000): Duplicate entry 'a@b.c' for key 'users.email'")).not.toBe(
+      failureSignature("Error 1146 (42S02): Table 'shop.x' doesn't exist"),
+    );
   });
 
   it('returns on a 100 kB hostile line', () => {
@@ -62,7 +75,7 @@ describe('databases', () => {
 });
 
 describe('Prisma', () => {
-  it('reads the message below the client\'s class and invocation frame, and one signature for every model', () => {
+  it("reads the message below the client's class and invocation frame, and one signature for every model", () => {
     const out = (model: string) => [
       ' FAIL  test/carts.test.ts > carts > stores a cart',
       'PrismaClientKnownRequestError: ',

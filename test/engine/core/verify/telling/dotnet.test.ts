@@ -7,12 +7,17 @@ import { expectDistinctSignatures, expectReturnsOnHostileInput, recognised, sign
 describe('dotnet', () => {
   it("the line under the failing test's Error Message:, and MSBuild's error", () => {
     expect(recognised('dotnet/xunit-assert-equal.txt')).toEqual({ line: 'Assert.Equal() Failure: Values differ', tool: 'dotnet test' });
-    expect(recognised('dotnet/npgsql-undefined-table.txt')).toEqual({ line: 'Npgsql.PostgresException : 42P01: relation "invoices" does not exist', tool: 'postgres' });
+    expect(recognised('dotnet/npgsql-undefined-table.txt')).toEqual({
+      line: 'Npgsql.PostgresException : 42P01: relation "invoices" does not exist',
+      tool: 'postgres',
+    });
     expect(recognised('dotnet/build-cs0103.txt')?.tool).toBe('dotnet build');
   });
 
   it('the same failure in two plans has one signature; different failures have different ones', () => {
-    const other = dotnet.find(["/src/Billing/InvoiceService.cs(7,3): error CS0103: The name 'customerRepository' does not exist in the current context [/src/Billing/Billing.csproj]"]);
+    const other = dotnet.find([
+      "/src/Billing/InvoiceService.cs(7,3): error CS0103: The name 'customerRepository' does not exist in the current context [/src/Billing/Billing.csproj]",
+    ]);
     expect(failureSignature(other?.line)).toBe(signature('dotnet/build-cs0103.txt'));
     expectDistinctSignatures('dotnet/xunit-assert-equal.txt', 'dotnet/npgsql-undefined-table.txt', 'dotnet/build-cs0103.txt');
   });

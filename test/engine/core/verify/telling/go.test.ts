@@ -15,7 +15,10 @@ describe('go', () => {
 
   it('the go command: modules that need updating or a go.sum entry', () => {
     expect(recognised('go/mod-updates-needed.txt')).toEqual({ line: 'go: updates to go.mod needed; to update it:', tool: 'go mod' });
-    expect(recognised('go/mod-missing-go-sum.txt')).toMatchObject({ line: expect.stringContaining('missing go.sum entry for module providing package github.com/lib/pq'), tool: 'go mod' });
+    expect(recognised('go/mod-missing-go-sum.txt')).toMatchObject({
+      line: expect.stringContaining('missing go.sum entry for module providing package github.com/lib/pq'),
+      tool: 'go mod',
+    });
   });
 
   it("a driver's message inside a test's message is read from where the driver's words start", () => {
@@ -28,7 +31,15 @@ describe('go', () => {
   it('only a failing test has a cause: a passing test logging, with no --- FAIL, names none', () => {
     expect(go.find(['=== RUN   TestA', '    a_test.go:6: listing users', '--- PASS: TestA (0.00s)', 'FAIL', 'FAIL\texample.com/a\t0.01s'])).toBeUndefined();
     // A passing test's log line that happens to use an error's words is still not the failing test's cause.
-    const verbose = ['=== RUN   TestA', '    a_test.go:6: unexpected warm cache, ignored', '--- PASS: TestA (0.00s)', '=== RUN   TestB', '    b_test.go:9: status = 500, want 201', '--- FAIL: TestB (0.00s)', 'FAIL'];
+    const verbose = [
+      '=== RUN   TestA',
+      '    a_test.go:6: unexpected warm cache, ignored',
+      '--- PASS: TestA (0.00s)',
+      '=== RUN   TestB',
+      '    b_test.go:9: status = 500, want 201',
+      '--- FAIL: TestB (0.00s)',
+      'FAIL',
+    ];
     expect(go.find(verbose)?.line).toBe('status = 500, want 201');
     // The --- FAIL line scrolled out of a tail: a message that says what went wrong still tells.
     expect(go.find(['    order_test.go:7: got 500, want 201', 'FAIL'])?.line).toBe('got 500, want 201');

@@ -13,13 +13,21 @@ describe('node', () => {
   it('vitest: the error under the FAIL heading, the first of several', () => {
     expect(recognised('vitest/expect-order.txt')).toEqual({ line: 'AssertionError: expected 500 to be 201 // Object.is equality', tool: 'vitest' });
     expect(recognised('vitest/user-two-failures.txt')?.line).toBe('AssertionError: expected 500 to be 201 // Object.is equality');
-    expect(recognised('vitest/import-missing.txt')).toEqual({ line: "Error: Cannot find module './invoice' imported from /tmp/cap/vt/src/missing.test.ts", tool: 'vitest' });
+    expect(recognised('vitest/import-missing.txt')).toEqual({
+      line: "Error: Cannot find module './invoice' imported from /tmp/cap/vt/src/missing.test.ts",
+      tool: 'vitest',
+    });
   });
 
   it("node:test: TAP's error block, the spec reporter's error line, and the stack head above 'test failed'", () => {
     expect(recognised('node-test/tap-assert-orders.txt')).toEqual({ line: 'error: Expected values to be strictly equal:', tool: 'node:test' });
-    expect(recognised('node-test/spec-assert-orders.txt')).toEqual({ line: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:', tool: 'node:test' });
-    expect(recognised('node-test/tap-module-not-found.txt')?.line).toBe("Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/tmp/cap/nt/src/notes.js' imported from /tmp/cap/nt/test/notes.test.js");
+    expect(recognised('node-test/spec-assert-orders.txt')).toEqual({
+      line: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+      tool: 'node:test',
+    });
+    expect(recognised('node-test/tap-module-not-found.txt')?.line).toBe(
+      "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/tmp/cap/nt/src/notes.js' imported from /tmp/cap/nt/test/notes.test.js",
+    );
     expect(node.find(['not ok 1 - x', '  ---', "  error: 'test failed'", "  code: 'ERR_TEST_FAILURE'", '  ...'])).toBeUndefined();
   });
 

@@ -16,7 +16,10 @@ describe('packages', () => {
   it('pip, cargo and go modules', () => {
     expect(recognised('pip/no-matching-distribution-pinned.txt')?.tool).toBe('pip');
     expect(recognised('cargo/offline-no-matching-package.txt')?.tool).toBe('cargo');
-    expect(recognised('go/mod-no-required-module.txt')).toEqual({ line: 'main.go:6:2: cannot find module providing package github.com/lib/pq: module lookup disabled by GOPROXY=off', tool: 'go mod' });
+    expect(recognised('go/mod-no-required-module.txt')).toEqual({
+      line: 'main.go:6:2: cannot find module providing package github.com/lib/pq: module lookup disabled by GOPROXY=off',
+      tool: 'go mod',
+    });
     expect(packages.find(['go: downloading github.com/lib/pq v1.10.7', 'go: finding module for package github.com/lib/pq'])).toBeUndefined();
   });
 

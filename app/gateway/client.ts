@@ -1,32 +1,32 @@
 import { Octokit } from '@octokit/core';
 import type { OctokitOptions, OctokitPlugin } from '@octokit/core/types';
 import { retry } from '@octokit/plugin-retry';
-import { throttling } from '@octokit/plugin-throttling';
 import { limitedRequests, type HookedOctokit } from './conditional.js';
 import { describeWait, LimitPacer } from './limit-model.js';
 import type { Clock } from './pacer.js';
 
 /**
  * The one way harness builds a GitHub client outside the App: the worker on a runner and
- * `harness mcp` with a person's token. The App's client is Probot's, which carries the same two
- * plugins (retry and throttling) with the same behaviour; this gives the others what they lacked:
- * a 5xx or a dropped connection is asked again instead of ending a verified plan as a failure, and
- * GitHub's rate limits are waited out instead of failing the job.
+ * `harness mcp` with a person's token. The App's client is Probot's (app/github/app-octokit.ts),
+ * set the same way: a 5xx or a dropped connection is asked again by the retry plugin instead of
+ * ending a verified plan as a failure, and GitHub's rate limits are kept, and waited out when
+ * GitHub refuses anyway, by the one limiter every client has (limit-model.ts, through
+ * `paceClient` here and conditional.ts in the App). Octokit's throttling plugin is not used: it
+ * was a second limiter with its own idea of the limits (a write a second apart, notifications
+ * three seconds apart), under the model's.
  */
 
 /** Transient failures (5xx, a connection reset) are asked again this many times: 1 s, 4 s, 9 s apart. */
 export const RETRIES = 3;
 /**
- * The longest wait for a rate limit (retry-after or x-ratelimit-reset) a job sits out, in seconds:
- * a runner costs minutes while it waits, and a limit that resets later than this is better met by
- * failing with the reason (the App retries the plan later).
+ * Statuses the retry plugin never asks again: its own list, and 429, which is a rate limit
+ * (limit-model.ts waits it out for as long as GitHub says, where the retry plugin would ask
+ * again after a second).
  */
-export const LONGEST_LIMIT_WAIT_S = 15 * 60;
-/** Rate-limited requests asked again at most this many times each. */
-const LIMIT_RETRIES = 3;
+export const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
 
 /** The plugins every client of harness's gets. */
-export const CLIENT_PLUGINS: OctokitPlugin[] = [retry, throttling];
+export const CLIENT_PLUGINS: OctokitPlugin[] = [retry];
 
 export interface ClientOptions {
   /** Left out where the client is built by a factory that takes the token itself (@actions/github's getOctokit). */
@@ -39,40 +39,27 @@ export interface ClientOptions {
   /** Milliseconds that retries' waits are counted in (1,000: 1 s, 4 s, 9 s); tests make it small. */
   retryBase?: number;
   /**
-   * No throttling: writes are not spaced a second apart and rate limits are not waited out
-   * (HARNESS_GITHUB_THROTTLE=off: a GHES with rate limiting turned off, and tests against a
-   * local server). Retries stay.
+   * Not paced: GitHub's limits are neither kept nor waited out (HARNESS_GITHUB_THROTTLE=off: a
+   * GHES with rate limiting turned off, and tests against a local server). Retries stay.
    */
   unthrottled?: boolean;
 }
 
-interface Limited {
-  method: string;
-  url: string;
-}
-
-/** The Octokit options (without the plugins) that CLIENT_PLUGINS read: auth, retries, throttling and its logging. */
+/** The Octokit options (without the plugins) that CLIENT_PLUGINS read: auth and retries. */
 export function clientOptions(o: ClientOptions): OctokitOptions {
-  const onLimit = (kind: string) => (after: number, options: Limited, _octokit: unknown, retryCount: number) => {
-    const wait = after <= LONGEST_LIMIT_WAIT_S && retryCount < LIMIT_RETRIES;
-    o.warn(
-      `GitHub's ${kind} limit was hit on ${options.method} ${options.url}: ${wait ? `waiting ${after} s, then asking again` : `not waiting ${after} s; the request fails`}`,
-    );
-    return wait;
-  };
   return {
     ...(o.token ? { auth: o.token } : {}),
     userAgent: o.userAgent,
     ...(o.baseUrl ? { baseUrl: o.baseUrl.replace(/\/+$/, '') } : {}),
-    retry: { retries: RETRIES, ...(o.retryBase === undefined ? {} : { retryAfterBaseValue: o.retryBase }) },
-    throttle: { enabled: !o.unthrottled, onRateLimit: onLimit('rate'), onSecondaryRateLimit: onLimit('secondary rate') },
+    retry: { retries: RETRIES, doNotRetry: DO_NOT_RETRY, ...(o.retryBase === undefined ? {} : { retryAfterBaseValue: o.retryBase }) },
   };
 }
 
 /**
  * Keep `octokit`'s requests within GitHub's limits (limit-model.ts): its share of each secondary
  * limit, `retry-after` and `x-ratelimit-reset` waited out before the next request rather than
- * after a refusal; each wait said through `warn`. Nothing when the client is unthrottled.
+ * after a refusal, and a request refused for a limit anyway asked again after GitHub's wait;
+ * each wait said through `warn`. Nothing when the client is unthrottled.
  */
 export function paceClient(octokit: unknown, o: Pick<ClientOptions, 'warn' | 'unthrottled'> & { clock?: Clock }): LimitPacer | undefined {
   if (o.unthrottled) return undefined;

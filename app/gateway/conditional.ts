@@ -15,7 +15,7 @@
  */
 
 import { LRUCache } from 'lru-cache';
-import { classify, type LimitPacer } from './limit-model.js';
+import { classify, limitRefusal, LIMIT_RETRIES, LONGEST_LIMIT_WAIT_MS, type LimitPacer } from './limit-model.js';
 
 /** The part of an Octokit instance this needs: its `request` hook (before-after-hook). */
 export interface HookedOctokit {
@@ -162,7 +162,9 @@ export function conditionalRequests(octokit: HookedOctokit, cache: ConditionalCa
 /**
  * One request through the pacer: a place among those in flight, room in every limit it counts
  * in (or, `countAfter`, counted once answered other than 304), and what its answer says of
- * the limits heeded.
+ * the limits heeded. A request GitHub refused for a limit all the same is asked again once the
+ * wait it gave is over (limitRefusal, LIMIT_RETRIES, LONGEST_LIMIT_WAIT_MS): a refused request
+ * was not carried out, so sending it again cannot make a second of anything.
  */
 export async function paced(
   pacer: LimitPacer | undefined,
@@ -171,20 +173,29 @@ export async function paced(
   countAfter = false,
 ): Promise<Response> {
   if (!pacer) return send();
-  const leave = await pacer.enter();
-  try {
-    if (!countAfter) await pacer.take(kind);
-    const response = await send();
-    if (countAfter) pacer.record(kind);
-    pacer.observe(response.headers);
-    return response;
-  } catch (e) {
-    const status = statusOf(e);
-    if (countAfter && status !== 304) pacer.record(kind);
-    pacer.observe((e as { response?: { headers?: Record<string, string | number | undefined> } }).response?.headers);
-    throw e;
-  } finally {
-    leave();
+  for (let refusals = 0; ; refusals++) {
+    // A request asked again waits out the refusal's pause before it goes, conditional or not.
+    const after = countAfter && refusals === 0;
+    const leave = await pacer.enter();
+    try {
+      if (!after) await pacer.take(kind);
+      const response = await send();
+      if (after) pacer.record(kind);
+      pacer.observe(response.headers);
+      return response;
+    } catch (e) {
+      const status = statusOf(e);
+      if (after && status !== 304) pacer.record(kind);
+      const headers = (e as { response?: { headers?: Record<string, string | number | undefined> } }).response?.headers;
+      if (!limitRefusal(e)) {
+        pacer.observe(headers);
+        throw e;
+      }
+      const wait = pacer.refused(headers);
+      if (refusals >= LIMIT_RETRIES || wait > LONGEST_LIMIT_WAIT_MS) throw e;
+    } finally {
+      leave();
+    }
   }
 }
 

@@ -50,6 +50,17 @@ export const GITHUB_LIMITS = {
   contentPerHour: 500,
 } as const;
 
+/**
+ * A request GitHub refused for a limit anyway (another process spent the allowance, a limit
+ * harness does not model) is asked again after the wait GitHub gives, this many times at most,
+ * and only when that wait is at most LONGEST_LIMIT_WAIT_MS: a runner costs minutes while it
+ * waits, and a limit that resets later is better met by failing with the reason.
+ */
+export const LIMIT_RETRIES = 3;
+export const LONGEST_LIMIT_WAIT_MS = 15 * 60_000;
+/** GitHub's docs for a secondary-limit refusal with neither header: "wait for at least one minute before retrying". */
+export const UNSAID_LIMIT_WAIT_MS = 60_000;
+
 /** The share of each secondary limit one process allows itself: the rest is headroom (other processes, GitHub's own rounding). */
 export const HEADROOM = 0.8;
 /** Requests one process has in flight at most. */
@@ -325,6 +336,17 @@ export class LimitPacer {
       this.pause(reset * 1000, 'primary');
   }
 
+  /**
+   * A refusal for a limit (limitRefusal): heeded as observe() heeds any answer, and, when GitHub
+   * named no wait, a minute. How long every request now waits, in ms.
+   */
+  refused(headers: Record<string, string | number | undefined> | undefined): number {
+    const now = this.clock.now();
+    this.observe(headers);
+    if (this.pausedUntil <= now) this.pause(now + UNSAID_LIMIT_WAIT_MS, 'retry-after');
+    return this.pausedUntil - now;
+  }
+
   /** Hold every request until `until` (epoch ms on the clock). */
   pause(until: number, limit: LimitName): void {
     if (until <= this.pausedUntil) return;
@@ -401,4 +423,20 @@ export function progressIntervalMs(sharing: number): number {
     Math.ceil((MINUTE_MS * sharing) / PROGRESS_WRITES_PER_MINUTE),
     Math.ceil((HOUR_MS * sharing) / PROGRESS_WRITES_PER_HOUR),
   );
+}
+
+/**
+ * Whether an error is GitHub refusing a request for a rate limit rather than for what it asked:
+ * a 429, or a 403 that says so (`retry-after`, an allowance at 0, or "rate limit" in its message:
+ * "You have exceeded a secondary rate limit", "API rate limit exceeded"). A 403 for a missing
+ * permission is none of these, and is never asked again.
+ */
+export function limitRefusal(e: unknown): boolean {
+  const error = e as { status?: unknown; message?: unknown; response?: { headers?: Record<string, string | number | undefined> } } | null;
+  if (error?.status === 429) return true;
+  if (error?.status !== 403) return false;
+  const headers = error.response?.headers ?? {};
+  if (headers['retry-after'] !== undefined) return true;
+  if (String(headers['x-ratelimit-remaining']) === '0') return true;
+  return typeof error.message === 'string' && /\brate limit\b/i.test(error.message);
 }

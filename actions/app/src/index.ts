@@ -1,14 +1,18 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { run } from '@probot/adapter-github-actions';
-import type { ApplicationFunction, ApplicationFunctionOptions, Probot } from 'probot';
+import { transport } from '@probot/adapter-github-actions/pino-transport-github-actions.js';
+import { pino } from 'pino';
+import { createProbot, type ApplicationFunction, type ApplicationFunctionOptions, type Probot } from 'probot';
+import { readFileSync } from 'node:fs';
+import { AppOctokit } from '../../../app/github/app-octokit.js';
 import harnessApp from '../../../app/github/app.js';
 import { scheduledDecay } from '../../../app/github/knowledge/scheduled-decay.js';
 import { scheduledReflection } from '../../../app/github/knowledge/scheduled-reflection.js';
 
 /**
  * The harness App inside a workflow: the event that started the job is handed to the same
- * app function `probot run` serves, through Probot's adapter for Actions. With `command:
+ * app function the server serves (app/github/server.ts), as Probot's adapter for Actions does,
+ * over the App's Octokit (app-octokit.ts: harness's limiter, not Probot's throttling). With `command:
  * reflect` it runs reflection instead (templates/workflows/harness-reflect.yml): on a
  * schedule or by hand, no webhook event is the App's to handle.
  */
@@ -32,7 +36,7 @@ const EVENT_ALIASES: Readonly<Record<string, string>> = { pull_request_target: '
 /** Whatever options the app function takes, it is handed what Probot gives. */
 const appFunction: ApplicationFunction = harnessApp;
 
-/** The adapter reports these missing only as a log line and then succeeds; this fails the step. */
+/** The variables a delivery is read from (parseInputs checks them, so that the step fails when one is missing). */
 const RUNNER_VARIABLES = ['GITHUB_EVENT_NAME', 'GITHUB_EVENT_PATH', 'GITHUB_RUN_ID'] as const;
 
 function parseInputs(): ActionInputs {
@@ -70,6 +74,22 @@ async function scheduled(inputs: ActionInputs, command: 'reflect' | 'decay'): Pr
   await core.summary.addRaw(summary, true).write();
 }
 
+/**
+ * What @probot/adapter-github-actions' `run` does (its log lines turned into the job's
+ * annotations, the token and the event from the environment), with the App's Octokit.
+ */
+async function receive(app: ApplicationFunction): Promise<void> {
+  const probot = createProbot({ overrides: { githubToken: process.env.GITHUB_TOKEN!, log: pino({}, transport), Octokit: AppOctokit } });
+  await probot.load(app);
+  await probot
+    .receive({
+      id: process.env.GITHUB_RUN_ID!,
+      name: process.env.GITHUB_EVENT_NAME! as never,
+      payload: JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH!, 'utf8')) as never,
+    })
+    .catch((error: unknown) => probot.log.error(error));
+}
+
 async function main(): Promise<void> {
   const inputs = parseInputs();
   core.setSecret(inputs.token);
@@ -79,9 +99,9 @@ async function main(): Promise<void> {
   process.env.GITHUB_TOKEN = inputs.token;
   process.env.GITHUB_EVENT_NAME = inputs.eventName;
 
-  // The adapter logs a handler's error and resolves; the job must fail so that someone sees it.
+  // A handler's error is logged and the delivery resolves; the job must fail so that someone sees it.
   let failed = false;
-  await run((app: Probot, options: ApplicationFunctionOptions) => {
+  await receive((app: Probot, options: ApplicationFunctionOptions) => {
     app.onError(() => {
       failed = true;
     });

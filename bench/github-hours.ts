@@ -104,7 +104,6 @@ const START = Date.parse('2026-11-02T08:00:00Z');
 const BASE_BRANCH = 'master';
 const PHASE_MINUTES = 5;
 const REVIEW_MINUTES = 5;
-const WRITE_SPACING_MS = 1_000;
 /** Plans whose worker files a signal (the example spec's local run files 3 for its 10 plans). */
 const SIGNAL_SHARE = 0.3;
 const SIGNAL_TEXT = readFileSync(
@@ -179,14 +178,9 @@ export async function simulateHours(options: HoursOptions): Promise<HoursResult>
   const windowUsd = (at: number) => (trace?.spends ?? []).filter((s) => s.at > at - 24 * HOUR && s.at <= at).reduce((a, s) => a + s.costUsd, 0);
   github.now = () => new Date(now);
   github.roles.set('Codertocat', 'admin');
-  // Probot's throttling spaces the App's writes a second apart (its "write" group): a write waits for its turn.
+  // The App's only limiter is its pace (gateway/limit-model.ts): Probot's throttling, which spaced writes a second apart, is off (app/github/app-octokit.ts).
   const stamps: number[] = [];
-  let lastWrite = -Infinity;
-  github.beforeServe = (method) => {
-    if (method !== 'GET') {
-      now = Math.max(now, lastWrite + WRITE_SPACING_MS);
-      lastWrite = now;
-    }
+  github.beforeServe = () => {
     stamps.push(now);
   };
   // The App's memory starts empty, and its pace (gateway/pacer.ts) waits on the simulated clock.

@@ -290,7 +290,7 @@ async function oneRound(
     logLevel: 'fatal',
     Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
       ...options,
-      // Probot spaces writes a second apart in production; here that would only measure the wait.
+      // As the App's Octokit (app/github/app-octokit.ts): no throttling; no retries, as in the tests.
       throttle: { ...(options.throttle as object), enabled: false },
       retry: { enabled: false },
     })),

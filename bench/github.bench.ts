@@ -3,8 +3,8 @@
  * on a generated spec of 100 plans. Requests are counted at the HTTP level: the App runs
  * through Probot (`probot.receive` with real `pull_request` payloads from
  * @octokit/webhooks-examples) against the fake GitHub of test/helpers/github-repo.ts, which
- * records every request. Throttling is off, as in the tests: the counts, not the time, are
- * the point (with Probot's throttling on, each write waits a second after the last one).
+ * records every request. Pacing is off, as in the tests: the counts, not the time, are
+ * the point (the hours section paces on simulated time).
  *
  *   npm run bench -- github
  *

@@ -1,7 +1,7 @@
 import type { ToolCall } from '../engine/core/agents/stream-json.js';
 import { join } from 'node:path';
 import type { WorkerContext } from '../engine/core/agents/agent.js';
-import { findCheckpointLine } from '../engine/core/agents/checkpoint-line.js';
+import { findCheckpointLine, type CheckpointRequest } from '../engine/core/agents/checkpoint-line.js';
 import { totalUsage } from '../engine/core/agents/claude-stream.js';
 import { findInsightLines } from '../engine/core/agents/insight-line.js';
 import { StreamFacts } from '../engine/core/agents/stream-facts.js';
@@ -227,8 +227,7 @@ async function attemptRuns<E, A, S extends SessionState>(
   const facts = new StreamFacts();
   const failed = (error: string, retryable = false, timedOut = false, environment = false) =>
     reporter.failed(error, retryable, { timedOut, environment, usage: totalUsage(runs), agent: facts.facts() });
-  const limit = options.spendLimit ?? (options.budgetUsd === undefined ? undefined : { plan: context.plan.id, planUsd: options.budgetUsd });
-  const cap = limit ? spendCap(limit) : undefined;
+  const { limit, cap } = spendLimitOf(adapter, context);
   const unpriced = cap === undefined ? undefined : adapter.unpriced?.(context);
   if (unpriced?.refuse) return failed(unpriced.message);
   if (unpriced) await reporter.progress(unpriced.message);
@@ -266,21 +265,41 @@ async function attemptRuns<E, A, S extends SessionState>(
     if (!turn.sessionId) return failed(`${name} asked for a person but reported no ${adapter.sessionNoun ?? 'session id'} to continue`);
     if (asked >= maxCheckpoints) return failed(`${name} stopped at more than ${maxCheckpoints} checkpoints; the plan needs splitting or clearer decisions`);
     const request = line.found ? line.request : undefined;
-    let checkpoint: Checkpoint;
-    if (request) {
-      // Without an id of its own the question belongs to this session only: a new session's question is a new one.
-      const short = adapter.shortId ? adapter.shortId(turn.sessionId) : turn.sessionId.slice(0, 8);
-      checkpoint = { id: request.id ?? `${short}-${asked + 1}`, kind: request.kind, prompt: request.prompt, source: name };
-      if (request.options) checkpoint.options = request.options;
-    } else {
-      checkpoint = unasked!;
-      await reporter.progress(`${name} finished without asking checkpoint ${checkpoint.id}, which the plan foresees: harness asks it`);
-    }
+    const checkpoint = await stoppedAt(adapter, reporter, turn.sessionId, asked, request, unasked);
     await saveSession(turn.sessionId, { checkpoint, ...(request?.default !== undefined ? { default: request.default } : {}) });
     const gate = await passCheckpoint(context, reporter, store, checkpoint, request?.default);
     if (!gate.ok) return failed(gate.error, gate.retryable);
     next = { prompt: answerPrompt(checkpoint, gate.answer), resume: turn.sessionId };
   }
+}
+
+/** The attempt's spend limit (the budget's, or the plan's own budget) and the cap it puts on this plan. */
+function spendLimitOf<E, A, S extends SessionState>(adapter: CliAdapter<E, A, S>, context: WorkerContext): { limit?: SpendLimit; cap?: number } {
+  const { options } = adapter;
+  const limit = options.spendLimit ?? (options.budgetUsd === undefined ? undefined : { plan: context.plan.id, planUsd: options.budgetUsd });
+  return { limit, cap: limit ? spendCap(limit) : undefined };
+}
+
+/** The question a run stopped at: the one the agent asked (its `asked`-th), or else the foreseen one it did not ask, which harness asks. */
+async function stoppedAt<E, A, S extends SessionState>(
+  adapter: CliAdapter<E, A, S>,
+  reporter: Reporter,
+  sessionId: string,
+  asked: number,
+  request: CheckpointRequest | undefined,
+  unasked: Checkpoint | undefined,
+): Promise<Checkpoint> {
+  const { name } = adapter;
+  if (request) {
+    // Without an id of its own the question belongs to this session only: a new session's question is a new one.
+    const short = adapter.shortId ? adapter.shortId(sessionId) : sessionId.slice(0, 8);
+    const checkpoint: Checkpoint = { id: request.id ?? `${short}-${asked + 1}`, kind: request.kind, prompt: request.prompt, source: name };
+    if (request.options) checkpoint.options = request.options;
+    return checkpoint;
+  }
+  const checkpoint = unasked!;
+  await reporter.progress(`${name} finished without asking checkpoint ${checkpoint.id}, which the plan foresees: harness asks it`);
+  return checkpoint;
 }
 
 /** One run of the CLI: a new session, or a resumed one, and how it ended. */

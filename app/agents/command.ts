@@ -11,7 +11,8 @@ import { agentEnv } from './agent-env.js';
 import { AnswerStore } from './answer-store.js';
 import { passCheckpoint, passPlannedCheckpoints } from './checkpoint-gate.js';
 import { Git } from '../machine/git.js';
-import { startProcess, type RunningProcess } from './process.js';
+import { startProcess, type ProcessResult, type RunningProcess } from './process.js';
+import type { PlanHistory } from './plan-history.js';
 import { inSandbox } from './sandboxed.js';
 import { reportingFailures, type Reporter } from './reporter.js';
 import { WorkBudget } from './work-budget.js';
@@ -62,89 +63,30 @@ export class CommandAgent implements Agent {
     // Any MCP-capable agent can report as Claude does: the server's command line is in its environment.
     const bridge = await ReportBridge.open({ context, reporter, store, agent: this.name });
     try {
-      await this.work(context, reporter, git, history, store, bridge);
+      await this.work({ context, reporter, git, history, store, bridge, protocol: this.options.protocol === true });
     } finally {
       await bridge.close();
     }
   }
 
-  private async work(
-    context: WorkerContext,
-    reporter: Reporter,
-    git: Git,
-    history: NonNullable<Awaited<ReturnType<typeof beginWholePlan>>>,
-    store: AnswerStore,
-    bridge: ReportBridge,
-  ): Promise<void> {
+  /** The attempt: the checkpoints a command without the protocol cannot ask, the command's run, and what its end means for the plan. */
+  private async work(work: Work): Promise<void> {
+    const { context, reporter, store, bridge, protocol } = work;
     const mcpEnv = await bridge.agentEnv(context.logDir);
-    const protocol = this.options.protocol === true;
     // A plan that needs a person stops for one whatever the command: one that cannot ask is asked for.
     if (!protocol) {
       const asked = await passPlannedCheckpoints(context, reporter, store, 'before');
       if (asked) return reporter.failed(asked.error, asked.retryable);
     }
-    const commits = context.task.resume || context.task.handoff !== undefined ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
-    const brief = buildWorkerPrompt(context.plan, {
-      spec: context.spec,
-      checkpoints: protocol ? 'protocol' : 'none',
-      answers: store.all(),
-      commits,
-      knowledge: context.task.knowledge ?? [],
-      instructions: await executorInstructions(context.task.worktree),
-      ...(context.task.handoff === undefined ? {} : { handoff: context.task.handoff }),
-    });
-    const input = protocol ? `${JSON.stringify({ ...context.task, at: context.now().toISOString(), prompt: brief })}\n` : brief;
+    const input = await commandInput(work);
+    const heard: Heard = { output: [] };
+    const result = await this.runCommand(work, heard, input, mcpEnv);
+    await this.conclude(work, heard, result);
+  }
 
-    let failure: { error: string; retryable: boolean } | undefined;
-    let reported: { error: string; retryable: boolean } | undefined;
-    let summary: string | undefined;
-    // A command that speaks the protocol may report what it used; no other figure is made up.
-    let usage: Usage | undefined;
-    let facts: AgentFacts | undefined;
-    let proc: RunningProcess | undefined;
-    // The output a person needs when the command fails: its own words, not the protocol lines.
-    const output: string[] = [];
-    let firstError: string | undefined;
-    const stop = (why: { error: string; retryable: boolean }) => {
-      failure ??= why;
-      proc?.kill();
-    };
-    const onMessage = async (message: WorkerMessage) => {
-      switch (message.type) {
-        case 'session_ready':
-          return; // The worker announced the session itself.
-        case 'task_started':
-        case 'progress_update':
-        case 'tool_call':
-        case 'insight':
-          return reporter.forward(message);
-        case 'task_completed':
-          summary = message.summary;
-          usage = message.usage;
-          facts = message.facts;
-          // No answer can follow the end: a command reading stdin to its end must not wait for one.
-          proc?.closeStdin();
-          return;
-        case 'task_failed':
-          reported = { error: message.error, retryable: message.retryable };
-          usage = message.usage;
-          facts = message.facts;
-          proc?.closeStdin();
-          return;
-        default: {
-          if (!protocol) {
-            return stop({
-              retryable: false,
-              error: `the command asked for a person (${message.type}) but does not speak the protocol, so it cannot hear the answer: set protocol: true`,
-            });
-          }
-          const gate = await passCheckpoint(context, reporter, store, message.checkpoint, undefined);
-          if (!gate.ok) return stop(gate);
-          proc?.writeLine(JSON.stringify(responseFor(message.checkpoint, gate.answer, context.task.session, context.now().toISOString())));
-        }
-      }
-    };
-
+  /** The command run in the worktree (in the sandbox where there is one) on the plan's clock, each line of its output heard as it comes. */
+  private async runCommand(work: Work, heard: Heard, input: string, mcpEnv: Record<string, string>): Promise<ProcessResult> {
+    const { context, store, protocol } = work;
     const budget = new WorkBudget(context.task.timeout_minutes);
     const start = await inSandbox(context, this.name, {
       command: 'sh',
@@ -152,8 +94,8 @@ export class CommandAgent implements Agent {
       cwd: context.task.worktree,
       env: agentEnv(context, store, mcpEnv),
     });
-    const result = await budget.spend(() => {
-      proc = startProcess({
+    return budget.spend(() => {
+      heard.proc = startProcess({
         ...start,
         input,
         keepStdin: protocol,
@@ -162,27 +104,17 @@ export class CommandAgent implements Agent {
         timeoutMs: budget.remainingMs(),
         logFile: join(context.logDir, 'command.log'),
         pidFile: join(context.logDir, PID_FILE),
-        onLine: async (line, stream) => {
-          if (failure) return;
-          const message = stream === 'stdout' ? parseWorkerLine(line) : undefined;
-          if (message) return onMessage(message);
-          // A command that cannot speak the protocol reports an insight as a line, as Claude does.
-          if (stream === 'stdout' && line.includes(INSIGHT_MARKER)) {
-            const found = findInsightLines(line);
-            for (const insight of found.insights) await reporter.insight(insight);
-            if (found.insights.length > 0) return;
-          }
-          output.push(line);
-          if (output.length > TAIL_LINES) output.shift();
-          if (firstError === undefined && isErrorHead(line)) firstError = line;
-          const text = line.trim();
-          if (stream === 'stdout' && text) await reporter.progress(text.length > MAX_PROGRESS ? `${text.slice(0, MAX_PROGRESS - 1)}…` : text);
-        },
+        onLine: (line, stream) => hearLine(work, heard, line, stream),
       });
-      return proc.done;
+      return heard.proc.done;
     });
+  }
 
-    const lines = withFirstError(output, firstError);
+  /** What the command's end means: the plan failed (why, with the output a person needs), left at a question, or finished. */
+  private async conclude(work: Work, heard: Heard, result: ProcessResult): Promise<void> {
+    const { context, reporter, git, history, store, bridge, protocol } = work;
+    const { failure, reported, usage, facts, output } = heard;
+    const lines = withFirstError(output, heard.firstError);
     const tail = lines.length > 0 ? `\n${lines.join('\n')}` : '';
     const agent = facts;
     if (bridge.waiting) return;
@@ -196,14 +128,7 @@ export class CommandAgent implements Agent {
       });
     }
     if (result.error) return reporter.failed(`the command could not run: ${result.error.message}`, false, { environment: true, usage, agent });
-    // sh could not find the agent's own program, or may not run it (126): this machine's problem, which is no attempt at the plan.
-    const program = this.options.command.trim().split(/\s+/)[0]!;
-    const missing =
-      result.code === 127
-        ? output.find((l) => l.includes(`${program}: not found`) || l.includes(`${program}: command not found`))
-        : result.code === 126
-          ? output.find((l) => l.includes(`${program}: Permission denied`))
-          : undefined;
+    const missing = missingProgram(this.options.command, result, output);
     if (missing !== undefined) return reporter.failed(`the command could not start: ${missing.trim()}`, false, { environment: true, usage, agent });
     if (result.code !== 0) {
       const how = result.code === null ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
@@ -213,6 +138,121 @@ export class CommandAgent implements Agent {
     if (bridge.failure !== undefined) return reporter.failed(`the command reported task_failed: ${bridge.failure}`, false, { usage, agent });
     const verified = await passPlannedCheckpoints(context, reporter, store, protocol ? 'all' : 'after');
     if (verified) return reporter.failed(verified.error, verified.retryable, { usage, agent });
-    await finishWholePlan(context, git, history, reporter, summary ?? bridge.summary ?? `\`${this.options.command}\` finished`, usage, facts);
+    await finishWholePlan(context, git, history, reporter, heard.summary ?? bridge.summary ?? `\`${this.options.command}\` finished`, usage, facts);
   }
+}
+
+/** What one attempt of the command works with. */
+interface Work {
+  context: WorkerContext;
+  reporter: Reporter;
+  git: Git;
+  history: PlanHistory;
+  store: AnswerStore;
+  bridge: ReportBridge;
+  /** The command speaks the worker protocol (CommandAgentOptions.protocol). */
+  protocol: boolean;
+}
+
+/** What the command's run has told so far. */
+interface Heard {
+  /** Why harness stopped the command (the first reason only). */
+  failure?: { error: string; retryable: boolean };
+  /** The command's own task_failed. */
+  reported?: { error: string; retryable: boolean };
+  summary?: string;
+  /** A command that speaks the protocol may report what it used; no other figure is made up. */
+  usage?: Usage;
+  facts?: AgentFacts;
+  proc?: RunningProcess;
+  /** The output a person needs when the command fails: its own words, not the protocol lines. */
+  output: string[];
+  firstError?: string;
+}
+
+/** The command's stdin: the brief, as plain text or (for a command that speaks the protocol) inside an assign_task line. */
+async function commandInput({ context, history, store, protocol }: Work): Promise<string> {
+  const commits = context.task.resume || context.task.handoff !== undefined ? (await history.commits()).map((c) => ({ sha: c.sha, subject: c.subject })) : [];
+  const brief = buildWorkerPrompt(context.plan, {
+    spec: context.spec,
+    checkpoints: protocol ? 'protocol' : 'none',
+    answers: store.all(),
+    commits,
+    knowledge: context.task.knowledge ?? [],
+    instructions: await executorInstructions(context.task.worktree),
+    ...(context.task.handoff === undefined ? {} : { handoff: context.task.handoff }),
+  });
+  return protocol ? `${JSON.stringify({ ...context.task, at: context.now().toISOString(), prompt: brief })}\n` : brief;
+}
+
+/** Harness stops the command (the first reason is the one told). */
+function stop(heard: Heard, why: { error: string; retryable: boolean }): void {
+  heard.failure ??= why;
+  heard.proc?.kill();
+}
+
+/** One line of the command's output: a protocol message acted on, an insight reported, or output kept and shown as progress. */
+async function hearLine(work: Work, heard: Heard, line: string, stream: 'stdout' | 'stderr'): Promise<void> {
+  const { reporter } = work;
+  if (heard.failure) return;
+  const message = stream === 'stdout' ? parseWorkerLine(line) : undefined;
+  if (message) return onMessage(work, heard, message);
+  // A command that cannot speak the protocol reports an insight as a line, as Claude does.
+  if (stream === 'stdout' && line.includes(INSIGHT_MARKER)) {
+    const found = findInsightLines(line);
+    for (const insight of found.insights) await reporter.insight(insight);
+    if (found.insights.length > 0) return;
+  }
+  heard.output.push(line);
+  if (heard.output.length > TAIL_LINES) heard.output.shift();
+  if (heard.firstError === undefined && isErrorHead(line)) heard.firstError = line;
+  const text = line.trim();
+  if (stream === 'stdout' && text) await reporter.progress(text.length > MAX_PROGRESS ? `${text.slice(0, MAX_PROGRESS - 1)}…` : text);
+}
+
+/** A protocol message from the command: forwarded, kept for the end, or a checkpoint asked and its answer written back. */
+async function onMessage({ context, reporter, store, protocol }: Work, heard: Heard, message: WorkerMessage): Promise<void> {
+  switch (message.type) {
+    case 'session_ready':
+      return; // The worker announced the session itself.
+    case 'task_started':
+    case 'progress_update':
+    case 'tool_call':
+    case 'insight':
+      return reporter.forward(message);
+    case 'task_completed':
+      heard.summary = message.summary;
+      heard.usage = message.usage;
+      heard.facts = message.facts;
+      // No answer can follow the end: a command reading stdin to its end must not wait for one.
+      heard.proc?.closeStdin();
+      return;
+    case 'task_failed':
+      heard.reported = { error: message.error, retryable: message.retryable };
+      heard.usage = message.usage;
+      heard.facts = message.facts;
+      heard.proc?.closeStdin();
+      return;
+    default: {
+      if (!protocol) {
+        return stop(heard, {
+          retryable: false,
+          error: `the command asked for a person (${message.type}) but does not speak the protocol, so it cannot hear the answer: set protocol: true`,
+        });
+      }
+      const gate = await passCheckpoint(context, reporter, store, message.checkpoint, undefined);
+      if (!gate.ok) return stop(heard, gate);
+      heard.proc?.writeLine(JSON.stringify(responseFor(message.checkpoint, gate.answer, context.task.session, context.now().toISOString())));
+    }
+  }
+}
+
+/** The line where sh could not find the agent's own program, or may not run it (126): this machine's problem, which is no attempt at the plan. */
+function missingProgram(command: string, result: ProcessResult, output: string[]): string | undefined {
+  const program = command.trim().split(/\s+/)[0]!;
+  return result.code === 127
+    ? output.find((l) => l.includes(`${program}: not found`) || l.includes(`${program}: command not found`))
+    : result.code === 126
+      ? output.find((l) => l.includes(`${program}: Permission denied`))
+      : undefined;
 }

@@ -1,6 +1,7 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parsePlanTasks, type StepTask } from '../engine/core/agents/tasks.js';
+import { parsePlanTasks, type PlanTasks, type StepTask } from '../engine/core/agents/tasks.js';
+import type { Plan } from '../engine/core/spec/model.js';
 import { withFirstError } from '../engine/core/verify/telling-line.js';
 import { abortReason } from './abort.js';
 import type { Agent, WorkerContext } from '../engine/core/agents/agent.js';
@@ -41,30 +42,13 @@ export class ScriptAgent implements Agent {
   }
 
   private async execute(context: WorkerContext, reporter: Reporter): Promise<void> {
-    const { plan, spec } = context;
+    const { plan } = context;
     await reporter.ready(this.name);
 
-    const { tasks, steps, problems } = parsePlanTasks(plan.body, plan.bodyLine);
-    if (problems.length > 0) {
-      return reporter.failed(`plan ${plan.id} (${plan.file}): ${problems.map((p) => `line ${p.line}: ${p.message}`).join('; ')}`);
-    }
-    if (steps.length === 0) {
-      return reporter.failed(`plan ${plan.id} (${plan.file}) has no step blocks (\`\`\`sh step <title>): the script agent has nothing to run`);
-    }
-    const undecidable = plan.autonomous ? tasks.find((t) => t.kind === 'checkpoint' && t.default === undefined) : undefined;
-    if (undecidable?.kind === 'checkpoint') {
-      // Found before any step runs: a plan that cannot finish should not leave half its commits behind.
-      return reporter.failed(
-        `checkpoint "${undecidable.id}" (${undecidable.type}) needs a person, but plan ${plan.id} is autonomous: true ` +
-          'and the checkpoint has no default; give it a "default:" line or set autonomous: false',
-      );
-    }
-    const unknown = steps.find((s) => SHELLS[s.lang] === undefined);
-    if (unknown) {
-      return reporter.failed(
-        `plan ${plan.id} (${plan.file}) line ${unknown.line}: step "${unknown.title}" is written in "${unknown.lang}"; the script agent runs ${Object.keys(SHELLS).join(', ')}`,
-      );
-    }
+    const parsed = parsePlanTasks(plan.body, plan.bodyLine);
+    const unrunnable = whyUnrunnable(plan, parsed);
+    if (unrunnable) return reporter.failed(unrunnable);
+    const { tasks, steps } = parsed;
 
     const git = new Git(context.task.worktree, { env: context.env });
     const prepared = await prepareWorktree(context, git, context.task.resume ? 'discard' : 'refuse');
@@ -98,23 +82,7 @@ export class ScriptAgent implements Agent {
       await reporter.started(task.index, total, task.title);
       const failure = await this.runStep(context, task, total, store, budget);
       if (failure) return reporter.failed(failure.error, failure.retryable, { timedOut: failure.timedOut === true });
-      const commit = await commitTask(git, {
-        spec,
-        plan: plan.id,
-        task: task.index,
-        total,
-        title: task.title,
-        emptyBody: 'This step changed no file. The commit, with no changes, records that the step ran, so that a resumed run does not run it again.',
-      });
-      commits.push(commit.sha);
-      const n = commit.files.length;
-      const sha = commit.sha.slice(0, 7);
-      await reporter.progress(
-        n === 0
-          ? `step ${task.index}/${total} changed no file; recorded as done in ${sha}`
-          : `step ${task.index}/${total} committed as ${sha}: ${n} file${n === 1 ? '' : 's'} changed`,
-        position,
-      );
+      commits.push(await commitStep(context, reporter, git, task, total));
     }
     const reused = done.size;
     await reporter.completed(commits, `${total} step${total === 1 ? '' : 's'} committed${reused > 0 ? ` (${reused} by an earlier attempt)` : ''}`);
@@ -166,4 +134,44 @@ export class ScriptAgent implements Agent {
     }
     return undefined;
   }
+}
+
+/** Why the script agent cannot run the plan at all, found before any step runs; undefined when it can. */
+function whyUnrunnable(plan: Plan, { tasks, steps, problems }: PlanTasks): string | undefined {
+  if (problems.length > 0) return `plan ${plan.id} (${plan.file}): ${problems.map((p) => `line ${p.line}: ${p.message}`).join('; ')}`;
+  if (steps.length === 0) return `plan ${plan.id} (${plan.file}) has no step blocks (\`\`\`sh step <title>): the script agent has nothing to run`;
+  const undecidable = plan.autonomous ? tasks.find((t) => t.kind === 'checkpoint' && t.default === undefined) : undefined;
+  if (undecidable?.kind === 'checkpoint') {
+    // Found before any step runs: a plan that cannot finish should not leave half its commits behind.
+    return (
+      `checkpoint "${undecidable.id}" (${undecidable.type}) needs a person, but plan ${plan.id} is autonomous: true ` +
+      'and the checkpoint has no default; give it a "default:" line or set autonomous: false'
+    );
+  }
+  const unknown = steps.find((s) => SHELLS[s.lang] === undefined);
+  if (unknown) {
+    return `plan ${plan.id} (${plan.file}) line ${unknown.line}: step "${unknown.title}" is written in "${unknown.lang}"; the script agent runs ${Object.keys(SHELLS).join(', ')}`;
+  }
+  return undefined;
+}
+
+/** What a step changed committed as its task's commit (an empty one when it changed nothing), and said: the commit's sha. */
+async function commitStep(context: WorkerContext, reporter: Reporter, git: Git, task: StepTask, total: number): Promise<string> {
+  const commit = await commitTask(git, {
+    spec: context.spec,
+    plan: context.plan.id,
+    task: task.index,
+    total,
+    title: task.title,
+    emptyBody: 'This step changed no file. The commit, with no changes, records that the step ran, so that a resumed run does not run it again.',
+  });
+  const n = commit.files.length;
+  const sha = commit.sha.slice(0, 7);
+  await reporter.progress(
+    n === 0
+      ? `step ${task.index}/${total} changed no file; recorded as done in ${sha}`
+      : `step ${task.index}/${total} committed as ${sha}: ${n} file${n === 1 ? '' : 's'} changed`,
+    { task: task.index, total },
+  );
+  return commit.sha;
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Serve } from '../engine/core/spec/model.js';
-import type { VerifyPorts } from '../engine/core/verify/ports.js';
+import type { ExecOptions, ExecResult, VerifyPorts } from '../engine/core/verify/ports.js';
 import type { Clock } from '../engine/core/clock.js';
 import { systemClock } from './clock.js';
 import { checkEnv } from './check-env.js';
@@ -54,45 +54,13 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
     root: absRoot,
     readFile: (path) => files.readFile(path),
     exists: (path) => files.exists(path),
-    async exec(command, execOptions) {
-      const cwd = await files.directory(execOptions.cwd);
-      // Recorded before it starts and while it runs: a run killed at any moment meanwhile leaves what the command started (a server) to the next run to stop.
-      const tag = processTag();
-      await options.processes?.track(tag);
-      let started: Promise<void> | undefined;
-      try {
-        const onStart = (pgid: number) => void (started = options.processes?.started(tag, pgid));
-        return await runShell(command, {
-          cwd,
-          timeoutMs: execOptions.timeoutMs,
-          env: { ...options.env, ...execOptions.env },
-          maxOutputBytes: options.maxOutputBytes,
-          inherit: checkEnv(),
-          tag,
-          onStart,
-        });
-      } finally {
-        await started;
-        await options.processes?.untrack(tag);
-      }
-    },
+    exec: (command, execOptions) => execTracked(files, options, command, execOptions),
     http: (url, init) => verifyHttp(url, init),
     async serve(serve: Serve) {
-      // As for exec: recorded under its tag before it starts, with its group's id once it has one.
-      const tag = processTag();
-      await options.processes?.track(tag);
-      let server: StartedServer;
-      try {
-        server = await startServer(serve, absRoot, { ...options.env, [PROCESS_TAG]: tag }, checkEnv(), async (pgid) => options.processes?.started(tag, pgid));
-      } catch (e) {
-        // startServer stopped the group and the container of a server that failed to come up.
-        await options.processes?.untrack(tag);
-        throw e;
-      }
-      const running = { server, tag };
+      const running = await serveTracked(serve, absRoot, options);
       servers.add(running);
       return {
-        baseUrl: server.baseUrl,
+        baseUrl: running.server.baseUrl,
         stop: async () => {
           servers.delete(running);
           await stopServer(running);
@@ -110,4 +78,42 @@ export function localVerifyPorts(root: string, options: LocalVerifyOptions = {})
       await browser.close();
     },
   };
+}
+
+/** A check's command, run in its directory under the root; recorded (by tag, and its group once it starts) while it runs. */
+async function execTracked(files: ConfinedFiles, options: LocalVerifyOptions, command: string, execOptions: ExecOptions): Promise<ExecResult> {
+  const cwd = await files.directory(execOptions.cwd);
+  // Recorded before it starts and while it runs: a run killed at any moment meanwhile leaves what the command started (a server) to the next run to stop.
+  const tag = processTag();
+  await options.processes?.track(tag);
+  let started: Promise<void> | undefined;
+  try {
+    const onStart = (pgid: number) => void (started = options.processes?.started(tag, pgid));
+    return await runShell(command, {
+      cwd,
+      timeoutMs: execOptions.timeoutMs,
+      env: { ...options.env, ...execOptions.env },
+      maxOutputBytes: options.maxOutputBytes,
+      inherit: checkEnv(),
+      tag,
+      onStart,
+    });
+  } finally {
+    await started;
+    await options.processes?.untrack(tag);
+  }
+}
+
+/** A check's server, started and recorded under its tag (as for exec), with its group's id once it has one. */
+async function serveTracked(serve: Serve, absRoot: string, options: LocalVerifyOptions): Promise<{ server: StartedServer; tag: string }> {
+  const tag = processTag();
+  await options.processes?.track(tag);
+  try {
+    const server = await startServer(serve, absRoot, { ...options.env, [PROCESS_TAG]: tag }, checkEnv(), async (pgid) => options.processes?.started(tag, pgid));
+    return { server, tag };
+  } catch (e) {
+    // startServer stopped the group and the container of a server that failed to come up.
+    await options.processes?.untrack(tag);
+    throw e;
+  }
 }

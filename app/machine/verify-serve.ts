@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { ServerHandle } from '../engine/core/verify/ports.js';
 import type { Serve } from '../engine/core/spec/model.js';
-import { contain } from './containment.js';
+import { contain, type Contained } from './containment.js';
 import { exited, PROCESS_TAG, processTag, stopGroup } from './process-group.js';
 import { ProcessTail } from './process-tail.js';
 import { makeSafe, secretValues } from './content-safety.js';
@@ -65,6 +65,21 @@ export async function startServer(
   /** Told the group's id as soon as it exists, before the wait for readiness a kill may interrupt. */
   started?: (pgid: number) => Promise<void>,
 ): Promise<StartedServer> {
+  const { baseUrl, readyUrl, portEnv } = await serverUrls(serve);
+  // With a fixed port, a server left over from an earlier run would answer for this one.
+  if (portEnv.PORT !== undefined && !serve.url.includes('{port}') && (await answers(readyUrl))) {
+    throw new Error(
+      `something already answers at ${readyUrl} before ${JSON.stringify(serve.command)} started; stop it, or write {port} in serve.url to get a free port`,
+    );
+  }
+  const tag = env[PROCESS_TAG] ?? processTag();
+  const server = spawnServer(serve.command, root, { ...inherit, ...env, ...portEnv, [PROCESS_TAG]: tag }, tag);
+  if (server.child.pid !== undefined) await started?.(server.child.pid);
+  return untilReady(server, serve, baseUrl, readyUrl);
+}
+
+/** Where the server answers (a free port where the URL says {port}), where it is polled, and the PORT it is told. */
+async function serverUrls(serve: Serve): Promise<{ baseUrl: string; readyUrl: string; portEnv: Record<string, string> }> {
   let url = serve.url;
   const portEnv: Record<string, string> = {};
   if (url.includes('{port}')) {
@@ -77,42 +92,54 @@ export async function startServer(
   }
   const baseUrl = url.replace(/\/+$/, '');
   const readyPath = serve.ready_path ?? '/';
-  const readyUrl = `${baseUrl}/${readyPath.replace(/^\/+/, '')}`;
+  return { baseUrl, readyUrl: `${baseUrl}/${readyPath.replace(/^\/+/, '')}`, portEnv };
+}
 
-  // With a fixed port, a server left over from an earlier run would answer for this one.
-  if (portEnv.PORT !== undefined && !serve.url.includes('{port}') && (await answers(readyUrl))) {
-    throw new Error(
-      `something already answers at ${readyUrl} before ${JSON.stringify(serve.command)} started; stop it, or write {port} in serve.url to get a free port`,
-    );
-  }
+/** A server's process as it was spawned. */
+interface SpawnedServer {
+  readonly child: ChildProcess;
+  readonly container: Contained;
+  readonly output: ProcessTail;
+  /** Why the command could not be spawned, once that is known. */
+  spawnError?: Error;
+  /** Its group, then what is left in its container, ended (once, however often it is called). */
+  stop(): Promise<void>;
+}
 
+/** The server's command, in its own process group and container under `root`, its output kept. */
+function spawnServer(command: string, root: string, env: NodeJS.ProcessEnv, tag: string): SpawnedServer {
   const output = new ProcessTail(OUTPUT_CAP);
-  const tag = env[PROCESS_TAG] ?? processTag();
-  const fullEnv = { ...inherit, ...env, ...portEnv, [PROCESS_TAG]: tag };
-  const container = contain('sh', ['-c', serve.command], { tag, cwd: root, env: fullEnv });
+  const container = contain('sh', ['-c', command], { tag, cwd: root, env });
   const child = spawn(container.command, container.args, {
     cwd: root,
-    env: fullEnv,
+    env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (c: Buffer) => output.push(c));
   child.stderr!.on('data', (c: Buffer) => output.push(c));
-  let spawnError: Error | undefined;
-  child.once('error', (e) => (spawnError = e));
-  if (child.pid !== undefined) await started?.(child.pid);
-
   let stopped: Promise<void> | undefined;
-  const stop = () => {
-    stopped ??= stopGroup(child)
-      .then(() => container.end())
-      .then(() => {
-        child.stdout!.destroy();
-        child.stderr!.destroy();
-      });
-    return stopped;
+  const server: SpawnedServer = {
+    child,
+    container,
+    output,
+    stop: () => {
+      stopped ??= stopGroup(child)
+        .then(() => container.end())
+        .then(() => {
+          child.stdout!.destroy();
+          child.stderr!.destroy();
+        });
+      return stopped;
+    },
   };
+  child.once('error', (e) => (server.spawnError = e));
+  return server;
+}
 
+/** Poll the ready URL until the server answers; one that exits, cannot start or stays silent past its timeout is stopped, and said with the end of its output. */
+async function untilReady(server: SpawnedServer, serve: Serve, baseUrl: string, readyUrl: string): Promise<StartedServer> {
+  const { child, container, output, stop } = server;
   // The server's output redacted before it is cut to its last lines: a key whose BEGIN line is cut off is found by no rule.
   const safeTail = async (text: string) => lastLines((await makeSafe(text, { secrets: secretValues(process.env) })).text);
   const seconds = serve.timeout_seconds ?? DEFAULT_READY_SECONDS;
@@ -120,9 +147,9 @@ export async function startServer(
   let gone = false;
   void exited(child).then(() => (gone = true));
   for (;;) {
-    if (spawnError) {
+    if (server.spawnError) {
       await stop();
-      throw new Error(`could not start ${serve.command}: ${spawnError.message}`);
+      throw new Error(`could not start ${serve.command}: ${server.spawnError.message}`);
     }
     if (gone) {
       await stop();

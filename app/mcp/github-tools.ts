@@ -93,9 +93,21 @@ async function checkpointOfPlan(github: Gateway, spec: string, plan: GitHubPlan)
  * themselves: a `/harness …` comment, which the App then acts on with its own rules (who may
  * steer a plan, what runs next). Nothing here dispatches a worker or moves a label directly.
  */
-export function registerGitHubTools(server: McpServer, { github, secrets }: GitHubTools): void {
-  const where = `${github.repo.owner}/${github.repo.repo}`;
+export function registerGitHubTools(server: McpServer, tools: GitHubTools): void {
+  const on: GitHubPlace = { ...tools, where: `${tools.github.repo.owner}/${tools.github.repo.repo}` };
+  registerSpecsTool(server, on);
+  registerExecuteTool(server, on);
+  registerCheckpointsTool(server, on);
+  registerRespondTool(server, on);
+}
 
+/** The tools' gateway and secrets, and the repository they work on as `owner/repo`. */
+interface GitHubPlace extends GitHubTools {
+  where: string;
+}
+
+/** harness_github_specs: the specs and their plan issues, as the App keeps them. */
+function registerSpecsTool(server: McpServer, { github, where }: GitHubPlace): void {
   server.registerTool(
     'harness_github_specs',
     {
@@ -114,7 +126,10 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
       (args) => `reading ${args.spec ?? 'the specs'}' plan issues on ${where} failed`,
     ),
   );
+}
 
+/** harness_github_execute: `/harness execute` posted for a spec, a phase or a plan. */
+function registerExecuteTool(server: McpServer, { github, where }: GitHubPlace): void {
   server.registerTool(
     'harness_github_execute',
     {
@@ -157,7 +172,10 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
       (args) => `${args.spec}: /harness execute ${args.target} was not posted on ${where}`,
     ),
   );
+}
 
+/** harness_github_checkpoints: the plans waiting for a person, with the question asked. */
+function registerCheckpointsTool(server: McpServer, { github, where }: GitHubPlace): void {
   server.registerTool(
     'harness_github_checkpoints',
     {
@@ -183,7 +201,10 @@ export function registerGitHubTools(server: McpServer, { github, secrets }: GitH
       (args) => `reading ${args.spec ?? 'the specs'}' checkpoints on ${where} failed`,
     ),
   );
+}
 
+/** harness_github_respond: `/harness respond` posted for a plan at a checkpoint, its answer refused if it holds a secret. */
+function registerRespondTool(server: McpServer, { github, secrets, where }: GitHubPlace): void {
   server.registerTool(
     'harness_github_respond',
     {

@@ -50,7 +50,21 @@ function runText(view: RunView, report: StatusReport | undefined): string {
  * CLI): the specs and their state, validate, graph, run (as a child process the tools follow),
  * checkpoints and answers, and a plan's SUMMARY and VERIFICATION.
  */
-export function registerLocalTools(server: McpServer, { cli, specs, runs }: LocalTools): void {
+export function registerLocalTools(server: McpServer, tools: LocalTools): void {
+  registerSpecsTool(server, tools);
+  registerStatusTool(server, tools);
+  registerValidateTool(server, tools);
+  registerGraphTool(server, tools);
+  registerExecuteTool(server, tools);
+  registerRunStatusTool(server, tools);
+  registerStopRunTool(server, tools);
+  registerCheckpointsTool(server, tools);
+  registerRespondTool(server, tools);
+  registerPlanReportTool(server, tools);
+}
+
+/** harness_specs: every spec of the checkout, valid or not, and where it stands. */
+function registerSpecsTool(server: McpServer, { cli, specs }: LocalTools): void {
   server.registerTool(
     'harness_specs',
     {
@@ -67,56 +81,71 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
           `No spec in ${specs.root}: harness looks for directories holding SPEC.md under ${await specs.specsRoot()}/ (specs_root in .github/harness.yml).`,
           { specs: [] },
         );
-      const rows: {
-        id: string;
-        dir: string;
-        title: string | null;
-        status: string;
-        valid: boolean;
-        errors: number;
-        plansVerified: number | null;
-        plansTotal: number | null;
-        checkpoints: number;
-      }[] = [];
+      const rows: SpecRow[] = [];
       const lines: string[] = [];
       for (const s of found) {
-        // Validity with the state: a spec being edited is listed with its errors, never dropped.
-        const { report: check } = await cliJson<ValidateReport>(cli, ['validate', s.dir, '--json']);
-        const invalid = check.valid ? '' : ` · ${check.errors} error${check.errors === 1 ? '' : 's'} (harness_validate ${s.id})`;
-        const out = await cli(['status', s.dir, '--json']);
-        if (out.code !== 0) {
-          rows.push({
-            id: s.id,
-            dir: s.dir,
-            title: null,
-            status: 'unreadable',
-            valid: false,
-            errors: check.errors,
-            plansVerified: null,
-            plansTotal: null,
-            checkpoints: 0,
-          });
-          lines.push(`${s.id} (${s.dir}): cannot be read${invalid}`);
-          continue;
-        }
-        const r = JSON.parse(out.stdout) as StatusReport;
-        rows.push({
-          id: r.spec,
-          dir: s.dir,
-          title: r.title,
-          status: r.status,
-          valid: check.valid,
-          errors: check.errors,
-          plansVerified: r.progress.plansVerified,
-          plansTotal: r.progress.plansTotal,
-          checkpoints: r.checkpoints.length,
-        });
-        lines.push(`${statusLine(s.dir, r)}${invalid}`);
+        const { row, line } = await specRow(cli, s);
+        rows.push(row);
+        lines.push(line);
       }
       return toolText(lines.join('\n'), { specs: rows });
     }),
   );
+}
 
+/** A spec as harness_specs lists it. */
+interface SpecRow {
+  id: string;
+  dir: string;
+  title: string | null;
+  status: string;
+  valid: boolean;
+  errors: number;
+  plansVerified: number | null;
+  plansTotal: number | null;
+  checkpoints: number;
+}
+
+/** One spec's row and line in harness_specs: its state with its validity (a spec being edited is listed with its errors, never dropped). */
+async function specRow(cli: LocalCli, s: LocalSpec): Promise<{ row: SpecRow; line: string }> {
+  const { report: check } = await cliJson<ValidateReport>(cli, ['validate', s.dir, '--json']);
+  const invalid = check.valid ? '' : ` · ${check.errors} error${check.errors === 1 ? '' : 's'} (harness_validate ${s.id})`;
+  const out = await cli(['status', s.dir, '--json']);
+  if (out.code !== 0) {
+    return {
+      row: {
+        id: s.id,
+        dir: s.dir,
+        title: null,
+        status: 'unreadable',
+        valid: false,
+        errors: check.errors,
+        plansVerified: null,
+        plansTotal: null,
+        checkpoints: 0,
+      },
+      line: `${s.id} (${s.dir}): cannot be read${invalid}`,
+    };
+  }
+  const r = JSON.parse(out.stdout) as StatusReport;
+  return {
+    row: {
+      id: r.spec,
+      dir: s.dir,
+      title: r.title,
+      status: r.status,
+      valid: check.valid,
+      errors: check.errors,
+      plansVerified: r.progress.plansVerified,
+      plansTotal: r.progress.plansTotal,
+      checkpoints: r.checkpoints.length,
+    },
+    line: `${statusLine(s.dir, r)}${invalid}`,
+  };
+}
+
+/** harness_status: one spec's state, as `harness status --json`. */
+function registerStatusTool(server: McpServer, { cli, specs }: LocalTools): void {
   server.registerTool(
     'harness_status',
     {
@@ -132,7 +161,10 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
       return toolText([statusLine(s.dir, report), '', ...statusLines(report)].join('\n'), report as unknown as Record<string, unknown>);
     }),
   );
+}
 
+/** harness_validate: a spec checked as `harness validate` does. */
+function registerValidateTool(server: McpServer, { cli, specs }: LocalTools): void {
   server.registerTool(
     'harness_validate',
     {
@@ -152,7 +184,10 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
       return toolText([...problems, verdict].join('\n'), { ...report, problems: report.problems.map((p, i) => ({ ...p, text: problems[i] })) });
     }),
   );
+}
 
+/** harness_graph: a spec's dependency graph, as `harness graph`. */
+function registerGraphTool(server: McpServer, { cli, specs }: LocalTools): void {
   server.registerTool(
     'harness_graph',
     {
@@ -176,7 +211,10 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
       return toolText(text.stdout.trimEnd(), report);
     }),
   );
+}
 
+/** harness_execute: `harness run` started as a process of its own, its phase or plan checked first. */
+function registerExecuteTool(server: McpServer, { cli, specs, runs }: LocalTools): void {
   server.registerTool(
     'harness_execute',
     {
@@ -218,7 +256,10 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
       );
     }),
   );
+}
 
+/** harness_run_status: a run followed, waiting for it to end or reach a new checkpoint. */
+function registerRunStatusTool(server: McpServer, { cli, runs }: LocalTools): void {
   server.registerTool(
     'harness_run_status',
     {
@@ -261,7 +302,10 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
       return toolText(runText(view, report), { ...view, ...(report ? { status: report } : {}) });
     }),
   );
+}
 
+/** harness_stop_run: a run stopped as Ctrl-C would. */
+function registerStopRunTool(server: McpServer, { runs }: LocalTools): void {
   server.registerTool(
     'harness_stop_run',
     {
@@ -276,7 +320,10 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
       return toolText(runText(view, undefined), view as unknown as Record<string, unknown>);
     }),
   );
+}
 
+/** harness_checkpoints: the checkpoints waiting for a person, in one spec or all. */
+function registerCheckpointsTool(server: McpServer, { cli, specs }: LocalTools): void {
   server.registerTool(
     'harness_checkpoints',
     {
@@ -302,7 +349,10 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
       return toolText(lines.join('\n'), { checkpoints: rows });
     }),
   );
+}
 
+/** harness_respond: a checkpoint answered, as `harness respond`. */
+function registerRespondTool(server: McpServer, { cli, specs }: LocalTools): void {
   server.registerTool(
     'harness_respond',
     {
@@ -330,7 +380,10 @@ export function registerLocalTools(server: McpServer, { cli, specs, runs }: Loca
       return toolText(`${s.id} ${said}`, { spec: s.id, plan: args.plan, answer: args.answer, answered: true });
     }),
   );
+}
 
+/** harness_plan_report: a plan's SUMMARY.md and the VERIFICATION.md documents. */
+function registerPlanReportTool(server: McpServer, { cli, specs }: LocalTools): void {
   server.registerTool(
     'harness_plan_report',
     {

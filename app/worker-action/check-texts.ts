@@ -52,61 +52,8 @@ export function costLine(usage: Usage | undefined, budgetUsd?: number): string {
 
 /** The check run's final state: what came of the plan, what was checked, what it cost, where to look next. */
 export function finalCheck(input: FinalCheckInput): FinalCheck {
-  const { end, plan } = input;
-  const lines = [`**${input.heading}**`, ''];
-  let conclusion: FinalCheck['conclusion'];
-  let title: string;
-  let actions: FinalCheck['actions'] = [];
-  const extra: string[] = [];
-  switch (end.kind) {
-    case 'verified':
-      conclusion = 'success';
-      title = 'Verified';
-      lines.push(`✅ Every check passed. Plan PR: [#${end.pullRequest.number}](${end.pullRequest.url}).`);
-      if (end.outside && end.outside.length > 0) lines.push('', `⚠️ ${deviationNote(end.outside)}`);
-      break;
-    case 'failed':
-      conclusion = 'failure';
-      title = `Failed: ${oneLine(end.reason, 200)}`;
-      lines.push(`❌ ${end.reason.split('\n')[0]}`, '', `\`/harness retry ${plan}\` runs it again.`);
-      actions = [{ label: 'Retry', description: 'Start this plan again from scratch', identifier: 'retry' }];
-      if (end.evidence) extra.push('### Evidence (last lines)', '', fence(tail(end.evidence)));
-      break;
-    case 'checkpoint':
-      conclusion = 'action_required';
-      title = `Waiting: ${oneLine(end.checkpoint.prompt, 200)}`;
-      lines.push(
-        `⏸️ The agent asks (${end.checkpoint.kind}, \`${end.checkpoint.id}\`):`,
-        '',
-        ...end.checkpoint.prompt.split('\n').map((l) => `> ${l}`),
-        '',
-        `Answer on [the plan issue](${end.issueUrl}) with \`/harness respond ${plan} <answer>\`${input.owner === 'app' ? ' or with a button here' : ''}; the next run resumes the agent's session with it.`,
-      );
-      if (end.checkpoint.options && end.checkpoint.options.length > 0) lines.push('', `Options: ${end.checkpoint.options.map((o) => `\`${o}\``).join(', ')}`);
-      actions = checkpointActions(end.checkpoint);
-      if (end.checkpoint.options) extra.push(optionsMarker(end.checkpoint.options));
-      break;
-    case 'paused':
-      conclusion = 'neutral';
-      title = `Paused: the model's usage limit${end.resetsAt ? ` resets ${end.resetsAt.toISOString()}` : ''}`;
-      lines.push(
-        `⏳ The agent stopped at the model's rate or usage limit (${oneLine(end.evidence, 200)}). The work so far is kept on the branch and the session saved.`,
-        '',
-        `${end.resetsAt ? `It resets at ${end.resetsAt.toISOString()}. ` : ''}Continue with \`/harness respond ${plan} continue\` on [the plan issue](${end.issueUrl}).`,
-      );
-      break;
-  }
-  lines.push('', `- ${costLine(input.usage, input.budgetUsd)}`);
-  if (input.engines && input.engines.length > 1) lines.push(`- ${enginesLine(input.engines)}`);
-  if (input.jobUrl) lines.push(`- Job: ${input.jobUrl}`);
-  if (input.blocked && input.blocked.length > 0) lines.push('', ...blockedHostsMarkdown(input.blocked));
-  if (input.owner === 'actions') {
-    lines.push(
-      '',
-      "_This check run is GitHub Actions' own (the job had only `GITHUB_TOKEN`): it has no buttons, and the harness App's check run for this plan is settled by the App when the job ends. " +
-        "Give the workflow the App's credentials (the variable HARNESS_APP_CLIENT_ID, the secret HARNESS_APP_PRIVATE_KEY) to have the App's check run updated live, with its buttons._",
-    );
-  }
+  const { conclusion, title, said, actions, extra } = endSaid(input);
+  const lines = [`**${input.heading}**`, '', ...said, ...attemptLines(input)];
   const text = [
     ...(input.report
       ? [`### ${input.report.level === 'plan' ? 'Plan' : 'Phase'} verification`, '', verificationMarkdown(input.report), '']
@@ -117,6 +64,74 @@ export function finalCheck(input: FinalCheckInput): FinalCheck {
     ...extra,
   ].join('\n');
   return { conclusion, title, summary: lines.join('\n'), text, actions };
+}
+
+/** How the job ended, as the check run says it: its conclusion and title, the summary's lines on it, its buttons, and what the text ends with. */
+function endSaid({ end, plan, owner }: FinalCheckInput): Pick<FinalCheck, 'conclusion' | 'title' | 'actions'> & { said: string[]; extra: string[] } {
+  switch (end.kind) {
+    case 'verified':
+      return {
+        conclusion: 'success',
+        title: 'Verified',
+        said: [
+          `✅ Every check passed. Plan PR: [#${end.pullRequest.number}](${end.pullRequest.url}).`,
+          ...(end.outside && end.outside.length > 0 ? ['', `⚠️ ${deviationNote(end.outside)}`] : []),
+        ],
+        actions: [],
+        extra: [],
+      };
+    case 'failed':
+      return {
+        conclusion: 'failure',
+        title: `Failed: ${oneLine(end.reason, 200)}`,
+        said: [`❌ ${end.reason.split('\n')[0]}`, '', `\`/harness retry ${plan}\` runs it again.`],
+        actions: [{ label: 'Retry', description: 'Start this plan again from scratch', identifier: 'retry' }],
+        extra: end.evidence ? ['### Evidence (last lines)', '', fence(tail(end.evidence))] : [],
+      };
+    case 'checkpoint':
+      return {
+        conclusion: 'action_required',
+        title: `Waiting: ${oneLine(end.checkpoint.prompt, 200)}`,
+        said: [
+          `⏸️ The agent asks (${end.checkpoint.kind}, \`${end.checkpoint.id}\`):`,
+          '',
+          ...end.checkpoint.prompt.split('\n').map((l) => `> ${l}`),
+          '',
+          `Answer on [the plan issue](${end.issueUrl}) with \`/harness respond ${plan} <answer>\`${owner === 'app' ? ' or with a button here' : ''}; the next run resumes the agent's session with it.`,
+          ...(end.checkpoint.options && end.checkpoint.options.length > 0 ? ['', `Options: ${end.checkpoint.options.map((o) => `\`${o}\``).join(', ')}`] : []),
+        ],
+        actions: checkpointActions(end.checkpoint),
+        extra: end.checkpoint.options ? [optionsMarker(end.checkpoint.options)] : [],
+      };
+    case 'paused':
+      return {
+        conclusion: 'neutral',
+        title: `Paused: the model's usage limit${end.resetsAt ? ` resets ${end.resetsAt.toISOString()}` : ''}`,
+        said: [
+          `⏳ The agent stopped at the model's rate or usage limit (${oneLine(end.evidence, 200)}). The work so far is kept on the branch and the session saved.`,
+          '',
+          `${end.resetsAt ? `It resets at ${end.resetsAt.toISOString()}. ` : ''}Continue with \`/harness respond ${plan} continue\` on [the plan issue](${end.issueUrl}).`,
+        ],
+        actions: [],
+        extra: [],
+      };
+  }
+}
+
+/** The summary's end: what the attempt cost, who worked on it, its job, the hosts its sandbox refused, and whose check run this is. */
+function attemptLines(input: FinalCheckInput): string[] {
+  const lines = ['', `- ${costLine(input.usage, input.budgetUsd)}`];
+  if (input.engines && input.engines.length > 1) lines.push(`- ${enginesLine(input.engines)}`);
+  if (input.jobUrl) lines.push(`- Job: ${input.jobUrl}`);
+  if (input.blocked && input.blocked.length > 0) lines.push('', ...blockedHostsMarkdown(input.blocked));
+  if (input.owner === 'actions') {
+    lines.push(
+      '',
+      "_This check run is GitHub Actions' own (the job had only `GITHUB_TOKEN`): it has no buttons, and the harness App's check run for this plan is settled by the App when the job ends. " +
+        "Give the workflow the App's credentials (the variable HARNESS_APP_CLIENT_ID, the secret HARNESS_APP_PRIVATE_KEY) to have the App's check run updated live, with its buttons._",
+    );
+  }
+  return lines;
 }
 
 function oneLine(text: string, max: number): string {

@@ -118,18 +118,7 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
   const gitStart = async () => ({ identity: await checkout.ensureIdentity(), startingHead: await checkout.startingHead() });
   const [comments, { identity, startingHead }] = await Promise.all([forge.comments(issue.number), gitStart()]);
   const agent = agentName(listed, { override: run.inputs.agent, configured: run.config.agent });
-  const target = { kind: 'plan' as const, spec: spec.id, plan: listed.id };
-  const live = new LiveCheck({
-    forge,
-    owner: run.checkOwner ?? 'actions',
-    name: targetCheck(target),
-    externalId: targetExternalId(target),
-    ...(run.runUrl ? { detailsUrl: run.runUrl } : {}),
-    log,
-    now: run.monotonic ?? (() => performance.now()),
-    ...(run.checkIntervalMs === undefined ? {} : { intervalMs: run.checkIntervalMs }),
-    ...(run.inputs.running === undefined ? {} : { sharing: run.inputs.running }),
-  });
+  const live = planLiveCheck(run, listed.id);
   const heading = `${spec.id} / ${listed.id} ${listed.title}`;
   // Deepening the checkout to find the plan's base runs while the check run is taken over; work() awaits it.
   const base = checkout.planBase(run.base);
@@ -168,6 +157,22 @@ export async function runPlanWorker(run: WorkerRun, planId: string): Promise<Wor
     );
     throw e;
   }
+}
+
+/** The plan's `harness / plan <id>` check run, kept live by this job (not yet taken over). */
+function planLiveCheck(run: WorkerRun, planId: string): LiveCheck {
+  const target = { kind: 'plan' as const, spec: run.spec.id, plan: planId };
+  return new LiveCheck({
+    forge: run.forge,
+    owner: run.checkOwner ?? 'actions',
+    name: targetCheck(target),
+    externalId: targetExternalId(target),
+    ...(run.runUrl ? { detailsUrl: run.runUrl } : {}),
+    log: run.log,
+    now: run.monotonic ?? (() => performance.now()),
+    ...(run.checkIntervalMs === undefined ? {} : { intervalMs: run.checkIntervalMs }),
+    ...(run.inputs.running === undefined ? {} : { sharing: run.inputs.running }),
+  });
 }
 
 type Attempt = Awaited<ReturnType<typeof attemptPlan>>;
@@ -358,25 +363,11 @@ function paused(job: PlanJob, outcome: Extract<Attempt, { kind: 'paused' }>): Pr
 
 /** A verified attempt: within budget, committed and clean, its documents written, pushed, and its plan PR opened. */
 async function deliver(job: PlanJob, input: AttemptInput, outcome: Extract<Attempt, { kind: 'verified' }>): Promise<WorkerOutcome> {
-  const { run, checkout, plan, agent } = job;
+  const { run, plan, agent } = job;
   const { report, commits } = outcome;
   const usage = outcome.facts.usage;
-  // Agents other than claude are checked here, once, on the cost they reported.
-  const over = job.limit && usage?.costUsd !== undefined ? overBudget(job.limit, usage.costUsd) : undefined;
-  if (over) return failed(job, over, commits, usage, report);
-  // Nothing to merge is no finished plan: its issue would never close.
-  if (commits.length === 0)
-    return failed(job, `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`, commits, usage, report);
-  // What the checks saw must be what the pull request holds.
-  const dirty = await checkout.uncommitted();
-  if (dirty.length > 0)
-    return failed(
-      job,
-      `the agent left changes that are not committed, so the checks ran on work the pull request would not hold: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ` … and ${dirty.length - 10} more` : ''}`,
-      commits,
-      usage,
-      report,
-    );
+  const refused = await whyUndeliverable(job, outcome);
+  if (refused) return failed(job, refused, commits, usage, report);
 
   // Writes outside files_modified (strict_files off): said on the PR, the check run and in the job's summary.
   const outside = outcome.facts.undeclaredWrites.flatMap((d) => d.files);
@@ -423,6 +414,21 @@ async function deliver(job: PlanJob, input: AttemptInput, outcome: Extract<Attem
       commits,
     }),
   };
+}
+
+/** Why a verified attempt cannot become a plan PR (over budget, no commits, changes left uncommitted); undefined when it can. */
+async function whyUndeliverable({ checkout, plan, limit }: PlanJob, outcome: Extract<Attempt, { kind: 'verified' }>): Promise<string | undefined> {
+  const usage = outcome.facts.usage;
+  // Agents other than claude are checked here, once, on the cost they reported.
+  const over = limit && usage?.costUsd !== undefined ? overBudget(limit, usage.costUsd) : undefined;
+  if (over) return over;
+  // Nothing to merge is no finished plan: its issue would never close.
+  if (outcome.commits.length === 0) return `plan ${plan.id} passed its checks but made no commits: there is nothing to open a pull request for`;
+  // What the checks saw must be what the pull request holds.
+  const dirty = await checkout.uncommitted();
+  if (dirty.length > 0)
+    return `the agent left changes that are not committed, so the checks ran on work the pull request would not hold: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ` … and ${dirty.length - 10} more` : ''}`;
+  return undefined;
 }
 
 /** The attempt's events to the job log and to the live check run. */

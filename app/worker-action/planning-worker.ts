@@ -7,11 +7,12 @@ import { isPlanningName, planningWords, type PlanningCommand } from '../engine/p
 import { discussPaths } from '../engine/planning/planning-steps.js';
 import { discussMarker, PLANNING_CHECK, planningBranch, planningExternalId, type PlanningTarget } from '../engine/planning/planning-target.js';
 import type { CommentRecord } from '../gateway/comments.js';
+import type { PullRequestInfo } from '../gateway/pulls.js';
 import { systemClock } from '../machine/clock.js';
 import { makeSafe, secretValues, type SafetyOptions } from '../machine/content-safety.js';
 import { readTextIfExists } from '../machine/files.js';
 import { agentsConfig } from '../agents/config.js';
-import { runPlanningHere } from '../agents/planning-here.js';
+import { runPlanningHere, type PlanningOutcome } from '../agents/planning-here.js';
 import { workerCapture } from './capture.js';
 import { Checkout } from './checkout.js';
 import { jobProgress } from './job-log.js';
@@ -29,11 +30,65 @@ export type PlanningWorkerRun = Omit<WorkerRun, 'spec' | 'specPath'> & { findSpe
  * branch, the claim branch deleted, the check run told, and the PR's conversation answered.
  */
 export async function runPlanningWorker(run: PlanningWorkerRun, target: PlanningTarget): Promise<WorkerOutcome> {
-  const { forge, log } = run;
   const safety: SafetyOptions = {
     roots: [run.root, run.tempDir],
     secrets: [...new Set([...secretValues({ ...process.env, ...run.env }), ...(run.secrets ?? [])])],
   };
+  const { pull, thread, asked, command } = await readCommand(run, target);
+
+  const specDir = await run.findSpec();
+  const checkout = new Checkout(run.root, remoteAccess(run));
+  const identity = await checkout.ensureIdentity();
+  const startedAt = await checkout.head();
+  const agent = planningAgentName({ worker: run.inputs.agent, planning: run.config.planning?.agent, configured: run.config.agent });
+  run.notes.push(`agent \`${agent}\`; commits as ${identity.name}; spec \`${specDir}\`; for @${asked.author}`);
+  const job: PlanningJob = { run, target, pull, command, specDir, checkout, startedAt };
+
+  const discussion = await discussAnswers(job, thread);
+  if (discussion.waiting) return discussion.waiting;
+  const outcome = await runPlanningHere({
+    root: run.root,
+    specDir,
+    command,
+    agent,
+    agents: agentsConfig(run.config),
+    env: run.env,
+    logDir: join(run.tempDir, 'harness', 'planning', String(target.comment)),
+    progress: jobProgress(run.log),
+    clock: systemClock(run.now),
+    surface: { budgetTokens: run.config.knowledge.surface.budget_tokens, maxEntries: run.config.knowledge.surface.max_entries },
+    ...(discussion.answers !== undefined ? { answers: discussion.answers } : {}),
+  });
+  // The knowledge the agent had, in the trajectory as a plan's is: matched, and used when what it wrote was committed.
+  if (outcome.brief && outcome.surfaced.length > 0)
+    await workerCapture({ ...run, spec: { id: run.inputs.spec } })?.file(planningWords(command), [], {
+      plan: outcome.brief,
+      entries: outcome.surfaced,
+      verified: outcome.kind === 'committed',
+    });
+  const text = await settleBranches(job, outcome);
+  return answerOnPull(job, outcome, (await makeSafe(text, safety)).text);
+}
+
+/** A planning job, once its command is read and its checkout ready. */
+interface PlanningJob {
+  run: PlanningWorkerRun;
+  target: PlanningTarget;
+  pull: PullRequestInfo;
+  command: PlanningCommand;
+  /** The spec directory, relative to the checkout. */
+  specDir: string;
+  checkout: Checkout;
+  /** The checkout's head when the job started: the commit its check run is on. */
+  startedAt: string;
+}
+
+/** The planning command, read back from its comment on a pull request of this repository, whose author must still have the configured role. */
+async function readCommand(
+  run: PlanningWorkerRun,
+  target: PlanningTarget,
+): Promise<{ pull: PullRequestInfo; thread: CommentRecord[]; asked: CommentRecord; command: PlanningCommand }> {
+  const { forge } = run;
   const pull = await forge.pullRequest(target.pull);
   if (pull.headRepo === null || pull.headRepo !== pull.baseRepo)
     throw new WorkerError(`pull request #${target.pull} comes from a fork: planning never runs on one`);
@@ -50,49 +105,32 @@ export async function runPlanningWorker(run: PlanningWorkerRun, target: Planning
       `@${asked.author} has ${role === 'none' ? 'no role' : `the ${role} role`} on this repository; planning needs ${run.config.permission}`,
     );
   }
+  return { pull, thread, asked, command };
+}
 
-  const specDir = await run.findSpec();
-  const checkout = new Checkout(run.root, remoteAccess(run));
-  const identity = await checkout.ensureIdentity();
-  const startedAt = await checkout.head();
-  const agent = planningAgentName({ worker: run.inputs.agent, planning: run.config.planning?.agent, configured: run.config.agent });
-  run.notes.push(`agent \`${agent}\`; commits as ${identity.name}; spec \`${specDir}\`; for @${asked.author}`);
+/**
+ * discuss-phase on a phase whose questions are written: the answers given in the conversation,
+ * or, with none yet, the job's outcome after asking for them (the check run neutral).
+ */
+async function discussAnswers(job: PlanningJob, thread: readonly CommentRecord[]): Promise<{ answers?: string; waiting?: WorkerOutcome }> {
+  const { run, target, command, specDir, startedAt } = job;
+  if (command.name !== 'discuss-phase') return {};
+  const paths = discussPaths(command.phase);
+  const hasQuestions = (await readTextIfExists(join(run.root, specDir, paths.questions))) !== undefined;
+  if (!hasQuestions) return {};
+  const answers = await gatherAnswers(run, thread, run.inputs.spec, command.phase);
+  if (answers !== undefined) return { answers };
+  const text = `The questions about phase ${command.phase} are in \`${specDir}/${paths.questions}\` and above in this conversation, with no answer from anyone with ${run.config.permission} access yet. Answer them here, then write \`/harness discuss-phase ${command.phase}\` again.`;
+  await run.forge.comment(target.pull, text);
+  await report(run, target, startedAt, 'neutral', `discuss-phase ${command.phase}: waiting for answers`, text);
+  return {
+    waiting: { result: 'verified', summary: jobSummary({ heading: `${run.inputs.spec} / ${planningWords(command)}`, status: 'checkpoint', detail: text }) },
+  };
+}
 
-  let answers: string | undefined;
-  if (command.name === 'discuss-phase') {
-    const paths = discussPaths(command.phase);
-    const hasQuestions = (await readTextIfExists(join(run.root, specDir, paths.questions))) !== undefined;
-    if (hasQuestions) {
-      answers = await gatherAnswers(run, thread, run.inputs.spec, command.phase);
-      if (answers === undefined) {
-        const text = `The questions about phase ${command.phase} are in \`${specDir}/${paths.questions}\` and above in this conversation, with no answer from anyone with ${run.config.permission} access yet. Answer them here, then write \`/harness discuss-phase ${command.phase}\` again.`;
-        await forge.comment(target.pull, text);
-        await report(run, target, startedAt, 'neutral', `discuss-phase ${command.phase}: waiting for answers`, text);
-        return { result: 'verified', summary: jobSummary({ heading: `${run.inputs.spec} / ${planningWords(command)}`, status: 'checkpoint', detail: text }) };
-      }
-    }
-  }
-
-  const outcome = await runPlanningHere({
-    root: run.root,
-    specDir,
-    command,
-    agent,
-    agents: agentsConfig(run.config),
-    env: run.env,
-    logDir: join(run.tempDir, 'harness', 'planning', String(target.comment)),
-    progress: jobProgress(log),
-    clock: systemClock(run.now),
-    surface: { budgetTokens: run.config.knowledge.surface.budget_tokens, maxEntries: run.config.knowledge.surface.max_entries },
-    ...(answers !== undefined ? { answers } : {}),
-  });
-  // The knowledge the agent had, in the trajectory as a plan's is: matched, and used when what it wrote was committed.
-  if (outcome.brief && outcome.surfaced.length > 0)
-    await workerCapture({ ...run, spec: { id: run.inputs.spec } })?.file(planningWords(command), [], {
-      plan: outcome.brief,
-      entries: outcome.surfaced,
-      verified: outcome.kind === 'committed',
-    });
+/** What was committed pushed to the PR's own branch, the claim branch deleted either way: the answer to post (with the questions a discuss-phase wrote). */
+async function settleBranches({ run, target, pull, command, specDir, checkout }: PlanningJob, outcome: PlanningOutcome): Promise<string> {
+  const { forge } = run;
   const blob = (path: string) => `[\`${path}\`](https://github.com/${forge.repo.owner}/${forge.repo.repo}/blob/${encodeURIComponent(pull.headRef)}/${path})`;
   let text = planningAnswer({ command, spec: run.inputs.spec, branch: pull.headRef, outcome, ...(run.runUrl ? { runUrl: run.runUrl } : {}), link: blob });
   if (outcome.kind === 'committed') {
@@ -106,10 +144,15 @@ export async function runPlanningWorker(run: PlanningWorkerRun, target: Planning
   } else {
     await checkout.deleteRemote(planningBranch(run.inputs.spec, target));
   }
+  return text;
+}
+
+/** The answer (made safe) posted in the PR's conversation, the check run told how the command ended, and the job's outcome. */
+async function answerOnPull({ run, target, pull, command, startedAt }: PlanningJob, outcome: PlanningOutcome, madeSafe: string): Promise<WorkerOutcome> {
   // A line of the agent's that starts with /harness must not read as a command to the App, which would answer a bot's comment.
-  const safe = (await makeSafe(text, safety)).text.replace(/^(\s*)\/harness\b/gm, '$1\\/harness');
-  await forge.comment(target.pull, safe);
-  log.info(`answered on #${target.pull}: ${outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 7)} to ${pull.headRef}` : outcome.reason}`);
+  const safe = madeSafe.replace(/^(\s*)\/harness\b/gm, '$1\\/harness');
+  await run.forge.comment(target.pull, safe);
+  run.log.info(`answered on #${target.pull}: ${outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 7)} to ${pull.headRef}` : outcome.reason}`);
   await report(
     run,
     target,

@@ -3,6 +3,7 @@ import { CONFIG_PATH, parseConfig } from '../engine/core/config/parse.js';
 import { DEFAULT_CONFIG, type HarnessConfig } from '../engine/core/config/schema.js';
 import { parseFrontmatter } from '../engine/core/spec/frontmatter.js';
 import { loadSpec } from '../engine/core/spec/load.js';
+import type { Spec } from '../engine/core/spec/model.js';
 import { PLAN_READING } from '../engine/importers/dialects.js';
 import { listIfExists, readTextIfExists } from '../machine/files.js';
 import { readSpecFiles } from '../machine/spec-files.js';
@@ -44,16 +45,6 @@ export async function runWorker(given: WorkerDeps): Promise<WorkerOutcome> {
 async function work(deps: WorkerDeps, heartbeat: Heartbeat | undefined): Promise<WorkerOutcome> {
   const { inputs, log } = deps;
   const t = inputs.target;
-  const target =
-    t.kind === 'plan'
-      ? t.plan
-      : t.kind === 'phase'
-        ? `phase-${t.phase}`
-        : t.kind === 'spike'
-          ? `spike/${t.slug}`
-          : t.kind === 'research'
-            ? `research-${t.phase}`
-            : `planning/${t.pull}/${t.comment}`;
   try {
     const { config, problems } = await readWorkerConfig(deps.root);
     for (const p of problems) log.warning(`${p} (the defaults are used instead)`);
@@ -80,18 +71,12 @@ async function work(deps: WorkerDeps, heartbeat: Heartbeat | undefined): Promise
       return await safeOutcome(t.kind === 'planning' ? await runPlanningWorker(planning, t) : await runResearchAheadWorker(planning, t), safety);
     }
     const specPath = await findSpecDir(deps.root, specsRoot, inputs.spec);
-    const loaded = loadSpec(await readSpecFiles(join(deps.root, specPath)), PLAN_READING);
-    if (!loaded.spec || !loaded.valid) {
-      const errors = loaded.problems.filter((p) => p.severity === 'error');
-      const shown = errors.slice(0, PROBLEMS_SHOWN).map((p) => `${specPath}/${p.file}:${p.line}: ${p.message}`);
-      if (errors.length > PROBLEMS_SHOWN) shown.push(`… and ${errors.length - PROBLEMS_SHOWN} more`);
-      throw new WorkerError(`spec ${inputs.spec} does not validate (run harness validate ${specPath}): ${shown.join('; ')}`);
-    }
+    const spec = await loadValidSpec(deps.root, specPath, inputs.spec);
     const run: WorkerRun = {
       ...deps,
       config,
       notes: problems.map((p) => `config problem, defaults used: ${p}`),
-      spec: loaded.spec,
+      spec,
       specPath,
       env: deps.env ?? {},
       now: deps.now ?? (() => new Date()),
@@ -103,8 +88,33 @@ async function work(deps: WorkerDeps, heartbeat: Heartbeat | undefined): Promise
     return await safeOutcome(t.kind === 'plan' ? await runPlanWorker(run, t.plan) : await runPhaseWorker(run, t.phase), safety);
   } catch (e) {
     if (!(e instanceof WorkerError)) throw e;
-    return { result: 'failed', failure: e.message, summary: jobSummary({ heading: `${inputs.spec} / ${target}`, status: 'failed', detail: e.message }) };
+    return { result: 'failed', failure: e.message, summary: jobSummary({ heading: `${inputs.spec} / ${targetName(t)}`, status: 'failed', detail: e.message }) };
   }
+}
+
+/** The job's target as a failure's heading names it. */
+function targetName(t: WorkerDeps['inputs']['target']): string {
+  return t.kind === 'plan'
+    ? t.plan
+    : t.kind === 'phase'
+      ? `phase-${t.phase}`
+      : t.kind === 'spike'
+        ? `spike/${t.slug}`
+        : t.kind === 'research'
+          ? `research-${t.phase}`
+          : `planning/${t.pull}/${t.comment}`;
+}
+
+/** The spec at `specPath` in the checkout; one that does not validate is a failure naming its first errors. */
+async function loadValidSpec(root: string, specPath: string, specId: string): Promise<Spec> {
+  const loaded = loadSpec(await readSpecFiles(join(root, specPath)), PLAN_READING);
+  if (!loaded.spec || !loaded.valid) {
+    const errors = loaded.problems.filter((p) => p.severity === 'error');
+    const shown = errors.slice(0, PROBLEMS_SHOWN).map((p) => `${specPath}/${p.file}:${p.line}: ${p.message}`);
+    if (errors.length > PROBLEMS_SHOWN) shown.push(`… and ${errors.length - PROBLEMS_SHOWN} more`);
+    throw new WorkerError(`spec ${specId} does not validate (run harness validate ${specPath}): ${shown.join('; ')}`);
+  }
+  return loaded.spec;
 }
 
 /**

@@ -7,6 +7,7 @@ import { parsePlanningArgs, PLANNING_USAGE, PLANNING_SUMMARY, type PlanningName 
 import { runLocalPlanning } from '../../runner/planning.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
 import { agentsConfig } from '../../agents/config.js';
+import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { planningAgentName } from '../../engine/planning/planning-agent.js';
 import { oneAgentProblem, whoChose } from '../agent-preflight.js';
 import { specDirOf } from '../spec-input.js';
@@ -66,24 +67,11 @@ async function runPlanningCommand(name: PlanningName, args: string[], io: CliIO)
   if (!parsed.ok) throw new UsageError(parsed.problem.replace(/`([a-z-]+) /, `\`harness $1 <spec-dir> `));
   if (values.agent !== undefined && !PLANNING_AGENTS.includes(values.agent)) throw new UsageError(`--agent must be claude or command, not "${values.agent}"`);
 
-  let repo: RunRepo;
-  try {
-    repo = await RunRepo.open(io.cwd);
-  } catch (e) {
-    if (e instanceof RunError) throw new UsageError(e.message.replace('harness run works on', `harness ${name} works on`));
-    throw e;
-  }
+  const repo = await openRepo(name, io);
   const config = await readConfig(repo.root, io, name);
   if (!config) return EXIT.problems;
   // An agent this machine cannot start is said before a worktree or an agent is: what to install, or which agent to choose instead.
-  const agent = planningAgentName({ override: values.agent, planning: config.planning?.agent, configured: config.agent });
-  const missing = oneAgentProblem(
-    agent,
-    whoChose(agent, { option: values.agent, setting: [config.planning?.agent, 'planning.agent'], configured: config.agent }),
-    config,
-    { path: io.env.PATH ?? process.env.PATH, cwd: repo.root },
-    PLANNING_AGENTS,
-  );
+  const missing = planningAgentProblem(values.agent, config, io, repo.root);
   if (missing !== undefined) {
     io.stderr(`harness ${name}: ${missing}\n`);
     return EXIT.problems;
@@ -102,11 +90,9 @@ async function runPlanningCommand(name: PlanningName, args: string[], io: CliIO)
       progress: terminalProgress(io),
       signal: abort.signal,
     });
-    const text = planningAnswer({ command: parsed.command, spec: done.specDir, branch: done.branch ?? 'HEAD', outcome: done.outcome });
-    // On this machine the next command is the CLI's, not a comment's.
-    const local = text.replace(
-      /Next: `([a-z-]+)( [^`]*)?`/g,
-      (_m, cmd: string, arg: string | undefined) => `Next: \`harness ${cmd} ${done.specDir}${arg ?? ''}\``,
+    const local = localAnswer(
+      planningAnswer({ command: parsed.command, spec: done.specDir, branch: done.branch ?? 'HEAD', outcome: done.outcome }),
+      done.specDir,
     );
     if (done.outcome.kind === 'committed') {
       io.stdout(`${local}\n`);
@@ -127,6 +113,33 @@ async function runPlanningCommand(name: PlanningName, args: string[], io: CliIO)
   } finally {
     process.off('SIGINT', onSigint);
   }
+}
+
+/** What keeps this machine from starting the planning agent (the option's, else the configured one), if anything. */
+function planningAgentProblem(option: string | undefined, config: HarnessConfig, io: CliIO, root: string): string | undefined {
+  const agent = planningAgentName({ override: option, planning: config.planning?.agent, configured: config.agent });
+  return oneAgentProblem(
+    agent,
+    whoChose(agent, { option, setting: [config.planning?.agent, 'planning.agent'], configured: config.agent }),
+    config,
+    { path: io.env.PATH ?? process.env.PATH, cwd: root },
+    PLANNING_AGENTS,
+  );
+}
+
+/** The repository the command works in; one it cannot work in is a usage error. */
+async function openRepo(name: PlanningName, io: CliIO): Promise<RunRepo> {
+  try {
+    return await RunRepo.open(io.cwd);
+  } catch (e) {
+    if (e instanceof RunError) throw new UsageError(e.message.replace('harness run works on', `harness ${name} works on`));
+    throw e;
+  }
+}
+
+/** The answer as this machine says it: the next command is the CLI's, not a comment's. */
+function localAnswer(text: string, specDir: string): string {
+  return text.replace(/Next: `([a-z-]+)( [^`]*)?`/g, (_m, cmd: string, arg: string | undefined) => `Next: \`harness ${cmd} ${specDir}${arg ?? ''}\``);
 }
 
 function line(e: AttemptEvent): string | undefined {

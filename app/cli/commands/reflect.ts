@@ -111,23 +111,8 @@ export async function reflectCommand(args: string[], io: CliIO): Promise<number>
     safety,
   });
 
-  for (const u of [...result.unreadableLessons, ...result.unreadableSignals]) io.stderr(`${u.file}:${u.line}: ${u.problem}\n`);
-  for (const c of result.changes) if (c.agentProblem) io.stderr(`harness reflect: ${c.path}: ${c.agentProblem}; harness drafted it instead\n`);
-  for (const w of result.written) {
-    for (const r of w.redactions)
-      io.stderr(`harness reflect: ${w.path}: a secret (${r.rule}) from line ${r.line} of the lesson was redacted before it was written\n`);
-  }
-
-  const titles = await Promise.all(result.changes.map(async (c) => (await makeSafe(c.title, safety)).text));
-  if (values.json) {
-    const report: ReflectJson = {
-      lessons: result.changes.map((c, i) => ({ path: c.path, title: titles[i]!, action: c.action, links: c.links, evidence: c.evidence })),
-      skipped: result.skipped,
-    };
-    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
-  } else {
-    io.stdout(human(result, titles, { store: displayPath(relative(io.cwd, store) || '.'), dryRun }));
-  }
+  sayProblems(result, io);
+  await printReflection(result, io, { store, safety, dryRun, json: values.json === true });
   const broken = result.unreadableLessons.length + result.unreadableSignals.length;
   if (broken > 0) {
     io.stderr(
@@ -148,6 +133,34 @@ function change(c: LessonChange, title: string): string[] {
       ? `${oneLine(title)} (${c.writtenBy === 'harness' ? 'drafted by harness' : `written by ${oneLine(c.writtenBy)}`})`
       : `${plural(c.evidence.length, 'more signal')} for "${oneLine(title)}"`;
   return [`  ${verb}  ${oneLine(c.path)}`, `        ${what}`, `        why: ${oneLine(c.why)}`];
+}
+
+/** What could not be read, what the agent could not write (and harness drafted), and what was redacted, on stderr. */
+function sayProblems(result: LocalReflection, io: CliIO): void {
+  for (const u of [...result.unreadableLessons, ...result.unreadableSignals]) io.stderr(`${u.file}:${u.line}: ${u.problem}\n`);
+  for (const c of result.changes) if (c.agentProblem) io.stderr(`harness reflect: ${c.path}: ${c.agentProblem}; harness drafted it instead\n`);
+  for (const w of result.written) {
+    for (const r of w.redactions)
+      io.stderr(`harness reflect: ${w.path}: a secret (${r.rule}) from line ${r.line} of the lesson was redacted before it was written\n`);
+  }
+}
+
+/** The lessons proposed or written, as JSON or for a person, their titles made safe. */
+async function printReflection(
+  result: LocalReflection,
+  io: CliIO,
+  { store, safety, dryRun, json }: { store: string; safety: SafetyOptions; dryRun: boolean; json: boolean },
+): Promise<void> {
+  const titles = await Promise.all(result.changes.map(async (c) => (await makeSafe(c.title, safety)).text));
+  if (json) {
+    const report: ReflectJson = {
+      lessons: result.changes.map((c, i) => ({ path: c.path, title: titles[i]!, action: c.action, links: c.links, evidence: c.evidence })),
+      skipped: result.skipped,
+    };
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    io.stdout(human(result, titles, { store: displayPath(relative(io.cwd, store) || '.'), dryRun }));
+  }
 }
 
 function human(result: LocalReflection, titles: string[], options: { store: string; dryRun: boolean }): string {

@@ -10,14 +10,14 @@ import type { Extraction } from '../../engine/knowledge/skills/skill-extraction.
 import { makeSafe, secretValues, type SafetyOptions } from '../../machine/content-safety.js';
 import { isDirectory, readTextIfExists } from '../../machine/files.js';
 import { configuredReflector } from '../../machine/reflector-agent.js';
-import { retrospectLocally } from '../../machine/skill-retrospective.js';
+import { retrospectLocally, type Retrospective } from '../../machine/skill-retrospective.js';
 import { retrospectiveText } from '../../engine/knowledge/skills/skill-audit-text.js';
 import { Git, GitError } from '../../machine/git.js';
-import { holdoutReport } from '../../engine/knowledge/holdout/comparison.js';
+import { holdoutReport, type HoldoutReport } from '../../engine/knowledge/holdout/comparison.js';
 import { holdoutJson, type HoldoutJson } from '../../engine/knowledge/holdout/report-json.js';
 import { holdoutText } from '../../engine/knowledge/holdout/report-text.js';
 import { DEFAULT_HOLDOUT_SEED } from '../../engine/knowledge/holdout/holdout.js';
-import { readHoldoutSignals, retireLocally } from '../../machine/holdout-store.js';
+import { readHoldoutSignals, retireLocally, type RetiredLocally } from '../../machine/holdout-store.js';
 import { EXIT, UsageError, type CliIO } from '../io.js';
 import { displayPath, loadSpecDir, specDirOf } from '../spec-input.js';
 import { spendJson, spendOf, type Spend } from '../../engine/core/run/spend.js';
@@ -165,60 +165,92 @@ export async function retrospectiveCommand(args: string[], io: CliIO): Promise<n
   for (const u of result.unreadable) io.stderr(`${u.file}:${u.line}: ${u.problem}\n`);
   for (const x of result.extractions)
     if (x.judgeProblem) io.stderr(`harness retrospective: ${x.candidate.id}: ${x.judgeProblem}; harness's rules judged it instead\n`);
-  // The holdout: the plans on record in the store's signals, and what did no better than none.
+  const review = await reviewHoldout(store, config, dryRun, safety);
+  const safe = async (t: string) => (await makeSafe(t, safety)).text;
+  // A spec directory named: its plans by what they cost, from its local runs' records.
+  const spend = positionals[0] === undefined ? undefined : await localSpend(positionals[0], io);
+  const findings: Findings = { ...review, result, spend, spec, store, dryRun, safe };
+  if (values.json) io.stdout(`${JSON.stringify(await findingsJson(findings), null, 2)}\n`);
+  else io.stdout(await findingsText(findings, io));
+  for (const u of review.unreadable) io.stderr(`${displayPath(relative(io.cwd, join(store, u)))}: not a signal; the holdout comparison leaves it out\n`);
+  return result.unreadable.length > 0 ? EXIT.problems : EXIT.ok;
+}
+
+/** The holdout's review of the store. */
+interface HoldoutReview {
+  /** What the store still offers to retire (one retired already is no proposal). */
+  holdout: HoldoutReport;
+  retired: RetiredLocally[];
+  settings: { fraction: number; seed: string };
+  /** Signal files that could not be read. */
+  unreadable: string[];
+}
+
+/** What the retrospective found, for its report. */
+interface Findings extends HoldoutReview {
+  result: Retrospective;
+  spend: { spec: string; spend: Spend | undefined } | undefined;
+  spec: string | undefined;
+  store: string;
+  dryRun: boolean;
+  /** A text made safe to show (content-safety.ts). */
+  safe: (text: string) => Promise<string>;
+}
+
+/** The holdout: the plans on record in the store's signals, and what did no better than none, retired (written, but in a dry run). */
+async function reviewHoldout(store: string, config: HarnessConfig, dryRun: boolean, safety: SafetyOptions): Promise<HoldoutReview> {
   const recorded = await readHoldoutSignals(store);
   const found = holdoutReport(recorded.signals);
   const retired = await retireLocally(store, found.retire, { at: new Date(), write: !dryRun, safety });
   // Proposed: what the store still offers (one retired already is no proposal).
   const holdout = { ...found, retire: retired.map(({ path, kind, reason }) => ({ path, kind, reason })) };
   const settings = { fraction: config.knowledge.holdout, seed: config.knowledge.holdout_seed ?? DEFAULT_HOLDOUT_SEED };
-  const safe = async (t: string) => (await makeSafe(t, safety)).text;
-  // A spec directory named: its plans by what they cost, from its local runs' records.
-  const spend = positionals[0] === undefined ? undefined : await localSpend(positionals[0], io);
-  if (values.json) {
-    const report: RetrospectiveJson = {
-      candidates: [],
-      holdout: holdoutJson(holdout, { ...settings, retired }),
-      ...(spend === undefined ? {} : { spend: spendJson(spend.spend) }),
-    };
-    for (const x of result.extractions) {
-      report.candidates.push({
-        id: x.candidate.id,
-        source: x.candidate.source,
-        ...(x.candidate.spec ? { spec: x.candidate.spec } : {}),
-        ...(x.candidate.plan ? { plan: x.candidate.plan } : {}),
-        title: await safe(x.candidate.title),
-        decision: x.decision,
-        reason: await safe(x.reason),
-        name: x.name,
-        ...(x.path ? { path: x.path } : {}),
-        ...(x.duplicate ? { duplicate: x.duplicate.path } : {}),
-        judgedBy: x.judgedBy,
-        gates: await Promise.all(x.verdicts.map(async (v) => ({ gate: v.gate, pass: v.pass, reason: await safe(v.reason) }))),
-      });
-    }
-    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
-  } else {
-    const where = displayPath(relative(io.cwd, store) || '.');
-    const written = retired.filter((r) => r.written).length;
-    const retiredLine =
-      written > 0
-        ? `Retirement written into ${where}: review the change and commit it (${retired
-            .filter((r) => r.written)
-            .map((r) => r.path)
-            .join(', ')}).\n`
-        : holdout.retire.length > 0 && dryRun
-          ? 'Dry run: no retirement written.\n'
-          : '';
-    const costliest = spend === undefined ? '' : `\n${costliestText(spend.spec, spend.spend)}`;
-    io.stdout(
-      await safe(
-        `${retrospectiveText(result.extractions, { store: where, dryRun, ...(spec ? { spec } : {}) })}\n${holdoutText(holdout, settings)}${retiredLine}${costliest}`,
-      ),
-    );
+  return { holdout, retired, settings, unreadable: recorded.unreadable };
+}
+
+/** The report as --json gives it: each candidate with its decision and gates, the holdout, and the spend. */
+async function findingsJson({ result, holdout, retired, settings, spend, safe }: Findings): Promise<RetrospectiveJson> {
+  const report: RetrospectiveJson = {
+    candidates: [],
+    holdout: holdoutJson(holdout, { ...settings, retired }),
+    ...(spend === undefined ? {} : { spend: spendJson(spend.spend) }),
+  };
+  for (const x of result.extractions) {
+    report.candidates.push({
+      id: x.candidate.id,
+      source: x.candidate.source,
+      ...(x.candidate.spec ? { spec: x.candidate.spec } : {}),
+      ...(x.candidate.plan ? { plan: x.candidate.plan } : {}),
+      title: await safe(x.candidate.title),
+      decision: x.decision,
+      reason: await safe(x.reason),
+      name: x.name,
+      ...(x.path ? { path: x.path } : {}),
+      ...(x.duplicate ? { duplicate: x.duplicate.path } : {}),
+      judgedBy: x.judgedBy,
+      gates: await Promise.all(x.verdicts.map(async (v) => ({ gate: v.gate, pass: v.pass, reason: await safe(v.reason) }))),
+    });
   }
-  for (const u of recorded.unreadable) io.stderr(`${displayPath(relative(io.cwd, join(store, u)))}: not a signal; the holdout comparison leaves it out\n`);
-  return result.unreadable.length > 0 ? EXIT.problems : EXIT.ok;
+  return report;
+}
+
+/** The report for a person: the candidates, the holdout, what was retired, and the costliest plans. */
+async function findingsText({ result, holdout, retired, settings, spend, spec, store, dryRun, safe }: Findings, io: CliIO): Promise<string> {
+  const where = displayPath(relative(io.cwd, store) || '.');
+  const written = retired.filter((r) => r.written).length;
+  const retiredLine =
+    written > 0
+      ? `Retirement written into ${where}: review the change and commit it (${retired
+          .filter((r) => r.written)
+          .map((r) => r.path)
+          .join(', ')}).\n`
+      : holdout.retire.length > 0 && dryRun
+        ? 'Dry run: no retirement written.\n'
+        : '';
+  const costliest = spend === undefined ? '' : `\n${costliestText(spend.spec, spend.spend)}`;
+  return safe(
+    `${retrospectiveText(result.extractions, { store: where, dryRun, ...(spec ? { spec } : {}) })}\n${holdoutText(holdout, settings)}${retiredLine}${costliest}`,
+  );
 }
 
 /** The costliest plans the retrospective names. */

@@ -72,7 +72,62 @@ when it resets and the command that goes on then.
 `;
 
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseRunArgs(args);
+  const dir = await specDirOf(specDirArg(positionals), io);
+  const specDir = resolve(io.cwd, dir);
+  const slots = slotsOf(values.slots);
+  if (values.agent !== undefined && !(AGENT_NAMES as readonly string[]).includes(values.agent)) {
+    throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')}, not "${values.agent}"`);
+  }
+  // Checked before git is asked: git's answer for a missing directory is "not a repository".
+  if (!(await isDirectory(specDir))) throw new UsageError(`${displayPath(dir)}: no such directory`);
+  const repo = await openRepo(specDir, dir);
+  const config = await readConfig(repo.root, io);
+  if (!config) return EXIT.problems;
+  await checkKnowledgeOption(values.knowledge, config, io);
+  const reflection = runReflection(config, repo.root, io);
+  if (reflection === undefined) return EXIT.problems;
+  const loaded = await loadSpecDir(dir, io);
+  const chosen = await chooseAgent(values.agent, loaded.spec, config, repo.root, io);
+  if (chosen.problem !== undefined) {
+    io.stderr(`harness run: ${chosen.problem}\n`);
+    return EXIT.problems;
+  }
+  const setup: RunSetup = { io, values, dir, specDir, slots, repo, config, reflection, spec: loaded.spec, agent: chosen.agent };
+
+  const reporter = io.isTTY ? new TtyReporter(io.stdout) : new PlainReporter(io.stdout);
+  const abort = new AbortController();
+  const onSigint = interruptHandler(reporter, io, abort);
+  process.on('SIGINT', onSigint);
+  const options = await runOptions(setup, reporter, abort.signal);
+  let sandbox: MachineSandboxes | undefined;
+  if (values.sandbox) {
+    const started = await startSandbox(config, io);
+    if (started instanceof SandboxUnavailableError) {
+      process.off('SIGINT', onSigint);
+      io.stderr(`harness run: ${started.message}\n`);
+      return EXIT.environment;
+    }
+    sandbox = started;
+    runInSandbox(options, sandbox);
+  }
+  try {
+    return await reportOutcome(setup, options, await runSpec(options));
+  } catch (e) {
+    if (e instanceof RunLockedError) {
+      io.stderr(`harness run: ${e.message}\n`);
+      return EXIT.problems;
+    }
+    if (e instanceof RunError && !(e instanceof RepoStateError)) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await sandbox?.close();
+  }
+}
+
+function parseRunArgs(args: string[]) {
+  return parseArgs({
     args,
     allowPositionals: true,
     options: {
@@ -87,53 +142,75 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       knowledge: { type: 'string' },
     },
   });
-  const dir = await specDirOf(specDirArg(positionals), io);
-  const specDir = resolve(io.cwd, dir);
-  let slots: number | undefined;
-  if (values.slots !== undefined) {
-    slots = Number(values.slots);
-    if (!Number.isInteger(slots) || slots < 1 || slots > 64) throw new UsageError(`--slots must be a whole number from 1 to 64, not "${values.slots}"`);
-  }
-  if (values.agent !== undefined && !(AGENT_NAMES as readonly string[]).includes(values.agent)) {
-    throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')}, not "${values.agent}"`);
-  }
-  // Checked before git is asked: git's answer for a missing directory is "not a repository".
-  if (!(await isDirectory(specDir))) throw new UsageError(`${displayPath(dir)}: no such directory`);
-  let repo: RunRepo;
+}
+
+/** What `harness run` settled before the run starts. */
+interface RunSetup {
+  io: CliIO;
+  values: ReturnType<typeof parseRunArgs>['values'];
+  /** The spec directory as given, and absolute. */
+  dir: string;
+  specDir: string;
+  slots: number | undefined;
+  repo: RunRepo;
+  config: HarnessConfig;
+  reflection: RunReflection;
+  /** The spec, where it loads (the run says its problems otherwise). */
+  spec: Spec | undefined;
+  agent: string | undefined;
+}
+
+/** --slots, checked. */
+function slotsOf(option: string | undefined): number | undefined {
+  if (option === undefined) return undefined;
+  const slots = Number(option);
+  if (!Number.isInteger(slots) || slots < 1 || slots > 64) throw new UsageError(`--slots must be a whole number from 1 to 64, not "${option}"`);
+  return slots;
+}
+
+/** The repository the spec is in; one harness cannot run in is a usage error. */
+async function openRepo(specDir: string, dir: string): Promise<RunRepo> {
   try {
-    repo = await RunRepo.open(specDir);
+    return await RunRepo.open(specDir);
   } catch (e) {
     if (e instanceof RunError) throw new UsageError(e.message);
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`${displayPath(dir)}: no such directory`);
     throw e;
   }
-  const config = await readConfig(repo.root, io);
-  if (!config) return EXIT.problems;
-  if (values.knowledge !== undefined && !(await isDirectory(resolve(io.cwd, values.knowledge)))) {
-    throw new UsageError(`--knowledge ${values.knowledge}: no such directory`);
+}
+
+/** --knowledge names a directory; without it, a knowledge repository the config names is said not to be read. */
+async function checkKnowledgeOption(option: string | undefined, config: HarnessConfig, io: CliIO): Promise<void> {
+  if (option !== undefined && !(await isDirectory(resolve(io.cwd, option)))) {
+    throw new UsageError(`--knowledge ${option}: no such directory`);
   }
-  if (values.knowledge === undefined && config.knowledge.repository !== undefined) {
+  if (option === undefined && config.knowledge.repository !== undefined) {
     io.stderr(
       `harness run: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (the repository's own .harness/knowledge is read now)\n`,
     );
   }
-  const reflection = runReflection(config, repo.root, io);
-  if (reflection === undefined) return EXIT.problems;
-  const loaded = await loadSpecDir(dir, io);
-  // A retry or a resume goes on with the agent the run was started with, unless told otherwise.
-  const recorded = loaded.spec && values.agent === undefined ? (await OrchestrationStore.for(repo.root, loaded.spec.id).readRun())?.agent : undefined;
-  const agent = values.agent ?? recorded;
-  if (recorded !== undefined) io.stderr(`harness run: each plan runs with the ${recorded} agent, as this run was started (--agent NAME for another)\n`);
-  const agents = loaded.spec ? agentProblem(loaded.spec, config, agent, { path: io.env.PATH ?? process.env.PATH, cwd: repo.root }) : undefined;
-  if (agents !== undefined) {
-    io.stderr(`harness run: ${agents}\n`);
-    return EXIT.problems;
-  }
+}
 
-  const reporter = io.isTTY ? new TtyReporter(io.stdout) : new PlainReporter(io.stdout);
-  const abort = new AbortController();
+/** The agent every plan runs with, if one is forced; a problem where this machine cannot start the agents the plans need. */
+async function chooseAgent(
+  option: string | undefined,
+  spec: Spec | undefined,
+  config: HarnessConfig,
+  root: string,
+  io: CliIO,
+): Promise<{ agent: string | undefined; problem?: string }> {
+  // A retry or a resume goes on with the agent the run was started with, unless told otherwise.
+  const recorded = spec && option === undefined ? (await OrchestrationStore.for(root, spec.id).readRun())?.agent : undefined;
+  const agent = option ?? recorded;
+  if (recorded !== undefined) io.stderr(`harness run: each plan runs with the ${recorded} agent, as this run was started (--agent NAME for another)\n`);
+  const problem = spec ? agentProblem(spec, config, agent, { path: io.env.PATH ?? process.env.PATH, cwd: root }) : undefined;
+  return { agent, ...(problem === undefined ? {} : { problem }) };
+}
+
+/** Ctrl-C stops the run (its state kept, to resume); a second one quits at once. */
+function interruptHandler(reporter: TtyReporter | PlainReporter, io: CliIO, abort: AbortController): () => void {
   let interrupts = 0;
-  const onSigint = () => {
+  return () => {
     interrupts++;
     if (interrupts > 1) process.exit(130);
     const stopping = 'stopping: running plans are stopped and their state kept; run the same command again to resume (Ctrl-C again to quit at once)';
@@ -142,7 +219,11 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     else io.stderr(`\n${stopping}\n`);
     abort.abort();
   };
-  process.on('SIGINT', onSigint);
+}
+
+/** The runner's options, from the config and the command's options. */
+async function runOptions(setup: RunSetup, reporter: TtyReporter | PlainReporter, signal: AbortSignal): Promise<RunOptions> {
+  const { io, values, specDir, slots, repo, config, agent } = setup;
   // knowledge.holdout: the plans that run without surfaced knowledge, for `harness retrospective` to compare.
   const holdout = holdoutSettings(config.knowledge);
   const options: RunOptions = {
@@ -159,7 +240,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     reporter,
     // 10 s without output while something runs prints what runs, and for how long.
     ...(io.ticker ? { ticker: io.ticker } : {}),
-    signal: abort.signal,
+    signal,
     env: { ...definedEnv(io.env), ...(await gitIdentity(repo)) },
     knowledge: {
       ...(values.knowledge === undefined ? {} : { dir: resolve(io.cwd, values.knowledge) }),
@@ -171,6 +252,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     capture: config.knowledge.capture,
   };
   if (agent !== undefined) options.agent = agent;
+  applyFlags(options, setup, reporter);
+  return options;
+}
+
+/** What the command's flags, the terminal and a test's clock add to the runner's options. */
+function applyFlags(options: RunOptions, { io, values, reflection }: RunSetup, reporter: TtyReporter | PlainReporter): void {
   if (values.phase !== undefined) options.phase = values.phase.padStart(2, '0');
   if (values.plan !== undefined) options.plan = values.plan;
   if (values.retry) options.retry = true;
@@ -186,79 +273,79 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
   if (io.isTTY && process.stdin.isTTY) options.ask = terminalAsker(reporter instanceof TtyReporter ? reporter : undefined);
   options.reflection = reflection;
-  let sandbox: MachineSandboxes | undefined;
-  if (values.sandbox) {
-    try {
-      sandbox = await MachineSandboxes.start({ allowed: config.network?.allowed ?? [], blocked: config.network?.blocked ?? [], env: io.env });
-    } catch (e) {
-      if (!(e instanceof SandboxUnavailableError)) throw e;
-      process.off('SIGINT', onSigint);
-      io.stderr(`harness run: ${e.message}\n`);
-      return EXIT.environment;
-    }
-    options.sandbox = sandbox;
-    // Codex's own sandbox (bubblewrap, no network for commands) would nest inside harness's: harness's holds its commands instead, unless the config chose one.
-    if (options.agents?.codex?.sandbox === undefined)
-      options.agents = { ...options.agents, codex: { ...options.agents?.codex, sandbox: 'danger-full-access' } };
-  }
+}
+
+/** The machine's sandboxes for --sandbox, or why this machine cannot have them. */
+async function startSandbox(config: HarnessConfig, io: CliIO): Promise<MachineSandboxes | SandboxUnavailableError> {
   try {
-    const outcome = await runSpec(options);
-    if (outcome.problems) {
-      for (const p of outcome.problems) io.stderr(`${formatProblem(p, displayPath(dir))}\n`);
-      io.stderr(`harness run: ${displayPath(dir)} has errors; nothing ran\n`);
-      return EXIT.problems;
-    }
-    const plans = Object.values(outcome.plans);
-    const count = (list: string[], s: string) => list.filter((x) => x === s).length;
-    io.stdout(
-      [
-        '',
-        `${outcome.spec}: ${verifiedCounts(outcome, loaded.spec ? doneBeforeImport(loaded.spec) : undefined)}${
-          count(plans, 'failed') ? `, ${count(plans, 'failed')} failed` : ''
-        }${count(plans, 'blocked') ? `, ${count(plans, 'blocked')} blocked` : ''}${outcome.paused ? `, ${outcome.paused.length} paused at the usage limit` : ''}${outcome.stopped ? ' (stopped; run again to resume)' : ''}`,
-        `  integration branch: ${outcome.integrationBranch}`,
-        `  its worktree:       ${outcome.integrationWorktree}`,
-        `  status:             ${outcome.statusFile}`,
-        ...(await knowledgeLines(outcome, config, io)),
-        ...(outcome.waits ?? []).map((w) => `  ${w}`),
-        ...(outcome.complete
-          ? [`  next: review, then merge ${outcome.integrationBranch} into your branch`]
-          : await failureSteps(loaded.spec, repo.root, options.specArg, io)),
-        '',
-      ].join('\n'),
-    );
-    if (outcome.fault !== undefined) {
-      io.stderr(`harness run: ${outcome.fault}\n`);
-      return EXIT.environment;
-    }
-    const paused = outcome.paused?.[0];
-    if (paused !== undefined) {
-      const more = outcome.paused!.length > 1 ? ` (and ${outcome.paused!.length - 1} more plan${outcome.paused!.length > 2 ? 's' : ''})` : '';
-      const again = `${selfCommand(io)} run ${options.specArg}${options.phase !== undefined ? ` --phase ${options.phase}` : ''}${options.plan !== undefined ? ` --plan ${options.plan}` : ''}`;
-      io.stderr(
-        `harness run: ${paused.plan}${more} paused at the model's usage limit until ${paused.resumeAt}; resume then with: ${again} (or now with --wait, which waits for it)\n`,
-      );
-      // Only time is missing: a failure besides it still needs a person, and says so with 1.
-      const failures = Object.values(outcome.plans).some((s) => s === 'failed' || s === 'blocked') || Object.values(outcome.phases).some((s) => s === 'failed');
-      if (!failures && !outcome.stopped) return EXIT.paused;
-    }
-    // A limited run succeeds when what it was asked for is verified; the rest of the spec is left for later on purpose.
-    const asked = Object.entries(outcome.plans).filter(
-      ([id]) => (options.plan === undefined || id === options.plan) && (options.phase === undefined || planPhase(id) === options.phase),
-    );
-    const limited = options.plan !== undefined || options.phase !== undefined;
-    return (limited ? !outcome.stopped && asked.every(([, s]) => s === 'verified') : outcome.complete) ? EXIT.ok : EXIT.problems;
+    return await MachineSandboxes.start({ allowed: config.network?.allowed ?? [], blocked: config.network?.blocked ?? [], env: io.env });
   } catch (e) {
-    if (e instanceof RunLockedError) {
-      io.stderr(`harness run: ${e.message}\n`);
-      return EXIT.problems;
-    }
-    if (e instanceof RunError && !(e instanceof RepoStateError)) throw new UsageError(e.message);
-    throw e;
-  } finally {
-    process.off('SIGINT', onSigint);
-    await sandbox?.close();
+    if (!(e instanceof SandboxUnavailableError)) throw e;
+    return e;
   }
+}
+
+function runInSandbox(options: RunOptions, sandbox: MachineSandboxes): void {
+  options.sandbox = sandbox;
+  // Codex's own sandbox (bubblewrap, no network for commands) would nest inside harness's: harness's holds its commands instead, unless the config chose one.
+  if (options.agents?.codex?.sandbox === undefined) options.agents = { ...options.agents, codex: { ...options.agents?.codex, sandbox: 'danger-full-access' } };
+}
+
+/** What the run came to, said, and its exit code. */
+async function reportOutcome(setup: RunSetup, options: RunOptions, outcome: RunOutcome): Promise<number> {
+  const { io, dir } = setup;
+  if (outcome.problems) {
+    for (const p of outcome.problems) io.stderr(`${formatProblem(p, displayPath(dir))}\n`);
+    io.stderr(`harness run: ${displayPath(dir)} has errors; nothing ran\n`);
+    return EXIT.problems;
+  }
+  io.stdout(await outcomeText(setup, options, outcome));
+  if (outcome.fault !== undefined) {
+    io.stderr(`harness run: ${outcome.fault}\n`);
+    return EXIT.environment;
+  }
+  if (sayPaused(io, options, outcome)) return EXIT.paused;
+  // A limited run succeeds when what it was asked for is verified; the rest of the spec is left for later on purpose.
+  const asked = Object.entries(outcome.plans).filter(
+    ([id]) => (options.plan === undefined || id === options.plan) && (options.phase === undefined || planPhase(id) === options.phase),
+  );
+  const limited = options.plan !== undefined || options.phase !== undefined;
+  return (limited ? !outcome.stopped && asked.every(([, s]) => s === 'verified') : outcome.complete) ? EXIT.ok : EXIT.problems;
+}
+
+/** The run's end for a person: what was verified, where the integration branch is, what was captured, and what next. */
+async function outcomeText({ io, repo, config, spec }: RunSetup, options: RunOptions, outcome: RunOutcome): Promise<string> {
+  const plans = Object.values(outcome.plans);
+  const count = (list: string[], s: string) => list.filter((x) => x === s).length;
+  return [
+    '',
+    `${outcome.spec}: ${verifiedCounts(outcome, spec ? doneBeforeImport(spec) : undefined)}${
+      count(plans, 'failed') ? `, ${count(plans, 'failed')} failed` : ''
+    }${count(plans, 'blocked') ? `, ${count(plans, 'blocked')} blocked` : ''}${outcome.paused ? `, ${outcome.paused.length} paused at the usage limit` : ''}${outcome.stopped ? ' (stopped; run again to resume)' : ''}`,
+    `  integration branch: ${outcome.integrationBranch}`,
+    `  its worktree:       ${outcome.integrationWorktree}`,
+    `  status:             ${outcome.statusFile}`,
+    ...(await knowledgeLines(outcome, config, io)),
+    ...(outcome.waits ?? []).map((w) => `  ${w}`),
+    ...(outcome.complete
+      ? [`  next: review, then merge ${outcome.integrationBranch} into your branch`]
+      : await failureSteps(spec, repo.root, options.specArg, io)),
+    '',
+  ].join('\n');
+}
+
+/** A plan paused at the usage limit: when it resumes and how, said; true when only time is missing (the run exits EXIT.paused). */
+function sayPaused(io: CliIO, options: RunOptions, outcome: RunOutcome): boolean {
+  const paused = outcome.paused?.[0];
+  if (paused === undefined) return false;
+  const more = outcome.paused!.length > 1 ? ` (and ${outcome.paused!.length - 1} more plan${outcome.paused!.length > 2 ? 's' : ''})` : '';
+  const again = `${selfCommand(io)} run ${options.specArg}${options.phase !== undefined ? ` --phase ${options.phase}` : ''}${options.plan !== undefined ? ` --plan ${options.plan}` : ''}`;
+  io.stderr(
+    `harness run: ${paused.plan}${more} paused at the model's usage limit until ${paused.resumeAt}; resume then with: ${again} (or now with --wait, which waits for it)\n`,
+  );
+  // Only time is missing: a failure besides it still needs a person, and says so with 1.
+  const failures = Object.values(outcome.plans).some((s) => s === 'failed' || s === 'blocked') || Object.values(outcome.phases).some((s) => s === 'failed');
+  return !failures && !outcome.stopped;
 }
 
 /** After a run that did not finish: each failure's check, log and retry, else where to look. */

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { CONFIG_PATH } from '../../engine/core/config/parse.js';
 import { projectName } from '../../engine/forge/knowledge-draft.js';
 import { archivedSkill, archivePath } from '../../engine/knowledge/skills/skill-archive.js';
-import { auditSkills } from '../../engine/knowledge/skills/skill-audit.js';
+import { auditSkills, type Audit } from '../../engine/knowledge/skills/skill-audit.js';
 import { pruneText, statsText } from '../../engine/knowledge/skills/skill-audit-text.js';
 import { activeSkills, storeTrajectory } from '../../engine/knowledge/skills/skill-inventory.js';
 import { pruneEvent } from '../../engine/knowledge/skills/skill-trajectory.js';
@@ -75,12 +75,7 @@ export async function skillsCommand(args: string[], io: CliIO): Promise<number> 
   if (mode === 'pending') {
     const pending = await pendingSkills(root, store);
     if (values.json) io.stdout(`${JSON.stringify({ pending }, null, 2)}\n`);
-    else
-      io.stdout(
-        pending.length === 0
-          ? `No skills pending in ${where}.\n`
-          : `${pending.length} skill${pending.length === 1 ? '' : 's'} pending review:\n${pending.map((p) => `  ${oneLine(p.name)}  ${oneLine(p.where)}`).join('\n')}\n`,
-      );
+    else io.stdout(pendingText(pending, where));
     return problems.length > 0 ? EXIT.problems : EXIT.ok;
   }
 
@@ -90,21 +85,7 @@ export async function skillsCommand(args: string[], io: CliIO): Promise<number> 
     if (values.json) io.stdout(`${JSON.stringify({ stats: audit.stats }, null, 2)}\n`);
     else io.stdout(statsText(audit));
   } else if (mode === 'prune') {
-    if (values.write && audit.prune.length > 0) {
-      const day = now.toISOString().slice(0, 10);
-      const text = new Map(files.map((f) => [f.path, f.text]));
-      const tpath = trajectoryPath(now);
-      const trajectory = appendTrajectory(
-        text.get(tpath),
-        audit.prune.map((p) => pruneEvent({ at: now, project: projectName(basename(repoRoot)), name: p.name, reason: p.reason, origin: `local:prune:${day}` })),
-      );
-      const archived = audit.prune.map((p) => ({ path: archivePath(p.path), text: archivedSkill(p.path, text.get(p.path)!, { day, reason: p.reason }) }));
-      await writeKnowledgeFiles(store, [...archived, ...(trajectory ? [{ path: tpath, text: trajectory }] : [])], {
-        roots: [root, repoRoot, store],
-        secrets: secretValues(io.env),
-      });
-      for (const p of audit.prune) await rm(join(store, p.path.slice(0, p.path.lastIndexOf('/'))), { recursive: true, force: true });
-    }
+    if (values.write && audit.prune.length > 0) await archivePruned(audit.prune, files, now, { store, root, repoRoot, io });
     if (values.json) io.stdout(`${JSON.stringify({ prune: audit.prune, written: values.write === true }, null, 2)}\n`);
     else io.stdout(pruneText(audit, values.write === true, where));
   } else if (values.json) {
@@ -117,6 +98,34 @@ export async function skillsCommand(args: string[], io: CliIO): Promise<number> 
     );
   }
   return problems.length > 0 ? EXIT.problems : EXIT.ok;
+}
+
+function pendingText(pending: { name: string; where: string }[], where: string): string {
+  return pending.length === 0
+    ? `No skills pending in ${where}.\n`
+    : `${pending.length} skill${pending.length === 1 ? '' : 's'} pending review:\n${pending.map((p) => `  ${oneLine(p.name)}  ${oneLine(p.where)}`).join('\n')}\n`;
+}
+
+/** --prune --write: each skill to prune moved to skills-archived/ with its reason (its folder removed), and a prune line logged in the trajectory. */
+async function archivePruned(
+  prune: Audit['prune'],
+  files: readonly { path: string; text: string }[],
+  now: Date,
+  { store, root, repoRoot, io }: { store: string; root: string; repoRoot: string; io: CliIO },
+): Promise<void> {
+  const day = now.toISOString().slice(0, 10);
+  const text = new Map(files.map((f) => [f.path, f.text]));
+  const tpath = trajectoryPath(now);
+  const trajectory = appendTrajectory(
+    text.get(tpath),
+    prune.map((p) => pruneEvent({ at: now, project: projectName(basename(repoRoot)), name: p.name, reason: p.reason, origin: `local:prune:${day}` })),
+  );
+  const archived = prune.map((p) => ({ path: archivePath(p.path), text: archivedSkill(p.path, text.get(p.path)!, { day, reason: p.reason }) }));
+  await writeKnowledgeFiles(store, [...archived, ...(trajectory ? [{ path: tpath, text: trajectory }] : [])], {
+    roots: [root, repoRoot, store],
+    secrets: secretValues(io.env),
+  });
+  for (const p of prune) await rm(join(store, p.path.slice(0, p.path.lastIndexOf('/'))), { recursive: true, force: true });
 }
 
 /** Skills not merged yet: the store's uncommitted skills/ files, and local skill branches. */

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { HarnessConfig } from '../../engine/core/config/schema.js';
 import { plural } from '../../engine/core/plural.js';
 import { segment } from '../../engine/core/documents/fields.js';
 import type { AttemptEvent, Progress } from '../../engine/lifecycle/ports.js';
@@ -57,48 +58,14 @@ export async function spikeCommand(args: string[], io: CliIO): Promise<number> {
     allowPositionals: true,
     options: { project: { type: 'string' }, agent: { type: 'string' } },
   });
-  if (positionals.length === 0) throw new UsageError('missing the question, in quotes: harness spike "Can SQLite take concurrent writers?"');
-  if (positionals.length > 1) throw new UsageError(`one question, in quotes: "${positionals.join(' ')}" is ${positionals.length} arguments`);
-  const question = positionals[0]!.trim();
-  if (question === '') throw new UsageError('the question is empty');
-  if (/[\r\n]/.test(question)) throw new UsageError('the question is one line');
-  if (question.length > MAX_QUESTION) throw new UsageError(`the question is ${question.length} characters; keep it to ${MAX_QUESTION}`);
-  if (values.project !== undefined && !segment.safeParse(values.project).success) {
-    throw new UsageError(`--project "${values.project}" cannot name a folder: use letters, digits, ".", "_" or "-", starting with a letter or digit`);
-  }
-  if (values.agent !== undefined) {
-    if (!(AGENT_NAMES as readonly string[]).includes(values.agent))
-      throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')}, not "${values.agent}"`);
-    const refused = spikeAgentRefusal(values.agent);
-    if (refused) throw new UsageError(`--agent ${values.agent}: ${refused}`);
-  }
-
-  let repo: RunRepo;
-  try {
-    repo = await RunRepo.open(io.cwd);
-  } catch (e) {
-    if (e instanceof RunError) throw new UsageError(e.message.replace('harness run works on', 'harness spike works on'));
-    throw e;
-  }
+  const question = questionOf(positionals);
+  checkOptions(values);
+  const repo = await openRepo(io);
   const config = await readConfig(repo.root, io, 'spike');
   if (!config) return EXIT.problems;
-  const agent = spikeAgentName({ override: values.agent, spike: config.knowledge.spike?.agent, configured: config.agent });
-  const refused = spikeAgentRefusal(agent);
-  if (refused) {
-    io.stderr(`harness spike: ${refused}\n`);
-    return EXIT.problems;
-  }
-  // An agent this machine cannot start is said before the spike's branch, worktree or question is made.
-  const others = AGENT_NAMES.filter((n) => spikeAgentRefusal(n) === undefined);
-  const missing = oneAgentProblem(
-    agent,
-    whoChose(agent, { option: values.agent, setting: [config.knowledge.spike?.agent, 'knowledge.spike.agent'], configured: config.agent }),
-    config,
-    { path: io.env.PATH ?? process.env.PATH, cwd: repo.root },
-    others,
-  );
-  if (missing !== undefined) {
-    io.stderr(`harness spike: ${missing}\n`);
+  const problem = spikeAgentProblem(values.agent, config, io, repo.root);
+  if (problem !== undefined) {
+    io.stderr(`harness spike: ${problem}\n`);
     return EXIT.problems;
   }
 
@@ -139,6 +106,58 @@ export async function spikeCommand(args: string[], io: CliIO): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
   }
+}
+
+/** The question, one line and not too long for a record's frontmatter. */
+function questionOf(positionals: string[]): string {
+  if (positionals.length === 0) throw new UsageError('missing the question, in quotes: harness spike "Can SQLite take concurrent writers?"');
+  if (positionals.length > 1) throw new UsageError(`one question, in quotes: "${positionals.join(' ')}" is ${positionals.length} arguments`);
+  const question = positionals[0]!.trim();
+  if (question === '') throw new UsageError('the question is empty');
+  if (/[\r\n]/.test(question)) throw new UsageError('the question is one line');
+  if (question.length > MAX_QUESTION) throw new UsageError(`the question is ${question.length} characters; keep it to ${MAX_QUESTION}`);
+  return question;
+}
+
+/** --project names a folder; --agent an agent that can draft a spike. */
+function checkOptions(values: { project?: string; agent?: string }): void {
+  if (values.project !== undefined && !segment.safeParse(values.project).success) {
+    throw new UsageError(`--project "${values.project}" cannot name a folder: use letters, digits, ".", "_" or "-", starting with a letter or digit`);
+  }
+  if (values.agent !== undefined) {
+    if (!(AGENT_NAMES as readonly string[]).includes(values.agent))
+      throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')}, not "${values.agent}"`);
+    const refused = spikeAgentRefusal(values.agent);
+    if (refused) throw new UsageError(`--agent ${values.agent}: ${refused}`);
+  }
+}
+
+/** The repository the spike is filed in; one it cannot work in is a usage error. */
+async function openRepo(io: CliIO): Promise<RunRepo> {
+  try {
+    return await RunRepo.open(io.cwd);
+  } catch (e) {
+    if (e instanceof RunError) throw new UsageError(e.message.replace('harness run works on', 'harness spike works on'));
+    throw e;
+  }
+}
+
+/**
+ * Why the spike's agent (the option's, else the configured one) cannot draft it: an agent that
+ * cannot draft a spike, or one this machine cannot start, said before the spike's branch, worktree or question is made.
+ */
+function spikeAgentProblem(option: string | undefined, config: HarnessConfig, io: CliIO, root: string): string | undefined {
+  const agent = spikeAgentName({ override: option, spike: config.knowledge.spike?.agent, configured: config.agent });
+  const refused = spikeAgentRefusal(agent);
+  if (refused) return refused;
+  const others = AGENT_NAMES.filter((n) => spikeAgentRefusal(n) === undefined);
+  return oneAgentProblem(
+    agent,
+    whoChose(agent, { option, setting: [config.knowledge.spike?.agent, 'knowledge.spike.agent'], configured: config.agent }),
+    config,
+    { path: io.env.PATH ?? process.env.PATH, cwd: root },
+    others,
+  );
 }
 
 function line(e: AttemptEvent): string | undefined {

@@ -2,11 +2,12 @@ import { spendJson, spendOf } from '../../engine/core/run/spend.js';
 import { plural } from '../../engine/core/plural.js';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { progressCounts, progressOf } from '../../engine/core/run/status-document.js';
-import { DONE_BEFORE_IMPORT, doneBeforeImport } from '../../engine/core/run/done-before-import.js';
+import { progressCounts, progressOf, type Progress } from '../../engine/core/run/status-document.js';
+import { DONE_BEFORE_IMPORT, doneBeforeImport, type DoneBeforeImport } from '../../engine/core/run/done-before-import.js';
+import type { Spec } from '../../engine/core/spec/model.js';
 import { RunError, RunRepo } from '../../runner/repo.js';
-import { emptyRunState, markBlocked, readRunState } from '../../runner/run-state.js';
-import { OrchestrationStore } from '../../runner/store.js';
+import { emptyRunState, markBlocked, readRunState, type RunState } from '../../runner/run-state.js';
+import { OrchestrationStore, type CheckpointRecord, type RunRecord } from '../../runner/store.js';
 import { liveRunHolder } from '../../runner/lock.js';
 import { formatMinutes } from '../../engine/core/run/duration.js';
 import { ASKS } from '../../runner/progress.js';
@@ -33,7 +34,43 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   const dir = await specDirOf(specDirArg(positionals), io);
   const loaded = await loadSpecDir(dir, io);
   if (!loaded.spec) throw new UsageError(`${displayPath(dir)}: cannot read the spec (harness validate ${displayPath(dir)})`);
-  const spec = loaded.spec;
+  const view = await readStatus(dir, loaded.spec, io);
+  if (values.json) {
+    io.stdout(`${JSON.stringify(statusJson(view), null, 2)}\n`);
+    return EXIT.ok;
+  }
+  io.stdout(`${(await statusLines(view, io)).join('\n')}\n`);
+  return EXIT.ok;
+}
+
+/** What `harness status` shows: the spec, and what its run's records say of it. */
+interface StatusView {
+  /** The spec directory, as given. */
+  dir: string;
+  spec: Spec;
+  repo: RunRepo | undefined;
+  store: OrchestrationStore | undefined;
+  run: RunRecord | undefined;
+  state: RunState;
+  /** The run's process is gone (killed, crashed) before it ended. */
+  stopped: boolean;
+  /** The command that resumes a stopped run. */
+  resume: string | undefined;
+  /** Done before harness (imported as completed): never shown as harness's verified. */
+  before: DoneBeforeImport;
+  progress: Progress;
+  specStatus: string;
+  /** The plans left to run. */
+  left: string[];
+  /** The last run was asked for some plans (--plan, --phase), and they are done: what it finished. */
+  finished: { plan?: string; phase?: string } | undefined;
+  checkpoints: { session: string; kind: CheckpointRecord['kind']; prompt: string; options: string[]; askedAt: CheckpointRecord['askedAt'] }[];
+  planState(id: string): string;
+  phaseState(id: string): string;
+}
+
+/** The spec's run as its records say it, and whether it still runs. */
+async function readStatus(dir: string, spec: Spec, io: CliIO): Promise<StatusView> {
   // Not in a git repository: nothing has run.
   const repo = await RunRepo.open(resolve(io.cwd, dir)).catch((e: unknown) => {
     if (!(e instanceof RunError)) throw e;
@@ -50,9 +87,35 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   const resume = stopped
     ? `harness run ${displayPath(dir)}${run.scope?.phase !== undefined ? ` --phase ${run.scope.phase}` : ''}${run.scope?.plan !== undefined ? ` --plan ${run.scope.plan}` : ''}`
     : undefined;
-  const recorded = (id: string) => state.plans.get(id) ?? 'pending';
-  // Done before harness (imported as completed): never shown as harness's verified.
   const before = doneBeforeImport(spec);
+  const { planState, phaseState } = shownStates(state, before, stopped);
+  const progress = progressOf(spec, {
+    spec: spec.id,
+    title: spec.title,
+    plans: new Map(spec.plans.map((p) => [p.id, state.plans.get(p.id) ?? 'pending'])),
+    phases: new Map(spec.phases.map((p) => [p.id, state.phases.get(p.id) ?? 'pending'])),
+    minutes: state.minutes,
+    reasons: state.reasons,
+    activity: [],
+    now: new Date(),
+  });
+  const active = progress.status === 'executing' || progress.status === 'verifying';
+  const specStatus = stopped && (active || spec.plans.some((p) => planState(p.id) === 'stopped')) ? 'stopped' : progress.status;
+  const left = spec.plans.filter((p) => planState(p.id) === 'pending').map((p) => p.id);
+  const finished = run?.ended !== undefined && run.scope !== undefined && specStatus === 'executing' && left.length > 0 ? run.scope : undefined;
+  const checkpoints = [...state.checkpoints.values()].map((c) => ({
+    session: c.plan,
+    kind: c.kind,
+    prompt: c.prompt,
+    options: c.options ?? [],
+    askedAt: c.askedAt,
+  }));
+  return { dir, spec, repo, store, run, state, stopped, resume, before, progress, specStatus, left, finished, checkpoints, planState, phaseState };
+}
+
+/** Each plan's and phase's state as status shows it: done before import, paused, or stopped with its run, where the records say otherwise. */
+function shownStates(state: RunState, before: DoneBeforeImport, stopped: boolean): Pick<StatusView, 'planState' | 'phaseState'> {
+  const recorded = (id: string) => state.plans.get(id) ?? 'pending';
   // A plan paused at the model's usage limit is held as a checkpoint; it is shown as what it is.
   const planState = (id: string) =>
     before.plans.has(id) && recorded(id) === 'verified'
@@ -67,65 +130,44 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
     if (before.phases.has(id) && s === 'verified') return DONE;
     return stopped && s === 'verifying' ? 'stopped' : s;
   };
-  const progress = progressOf(spec, {
+  return { planState, phaseState };
+}
+
+/** `harness status --json` (docs/cli.md: JSON output). */
+function statusJson({ spec, run, state, resume, progress, specStatus, checkpoints, planState, phaseState }: StatusView): object {
+  return {
     spec: spec.id,
     title: spec.title,
-    plans: new Map(spec.plans.map((p) => [p.id, recorded(p.id)])),
-    phases: new Map(spec.phases.map((p) => [p.id, state.phases.get(p.id) ?? 'pending'])),
-    minutes: state.minutes,
-    reasons: state.reasons,
-    activity: [],
-    now: new Date(),
-  });
-  const active = progress.status === 'executing' || progress.status === 'verifying';
-  const specStatus = stopped && (active || spec.plans.some((p) => planState(p.id) === 'stopped')) ? 'stopped' : progress.status;
-  // The last run was asked for some plans (--plan, --phase), and they are done: what it finished, and what is left for another run.
-  const left = spec.plans.filter((p) => planState(p.id) === 'pending').map((p) => p.id);
-  const finished = run?.ended !== undefined && run.scope !== undefined && specStatus === 'executing' && left.length > 0 ? run.scope : undefined;
-  const checkpoints = [...state.checkpoints.values()].map((c) => ({
-    session: c.plan,
-    kind: c.kind,
-    prompt: c.prompt,
-    options: c.options ?? [],
-    askedAt: c.askedAt,
-  }));
-  if (values.json) {
-    io.stdout(
-      `${JSON.stringify(
-        {
-          spec: spec.id,
-          title: spec.title,
-          status: run ? specStatus : 'planning',
-          progress: { ...progress, status: run ? specStatus : progress.status },
-          integrationBranch: run?.integrationBranch ?? null,
-          resume: resume ?? null,
-          lastRun: run ? { plan: run.scope?.plan ?? null, phase: run.scope?.phase ?? null, ended: run.ended ?? null } : null,
-          phases: spec.phases.map((p) => ({ id: p.id, title: p.title, state: phaseState(p.id) })),
-          plans: spec.plans.map((p) => {
-            const status = state.statuses.get(p.id);
-            return {
-              id: p.id,
-              title: p.title,
-              phase: p.phase,
-              state: planState(p.id),
-              task: status?.currentTask ?? null,
-              tasks: status?.totalTasks ?? null,
-              message: status?.message ?? null,
-              reason: state.reasons.get(p.id) ?? state.paused.get(p.id)?.reason ?? null,
-              resumeAt: state.paused.get(p.id)?.resumeAt ?? null,
-              minutes: state.minutes.get(p.id) ?? null,
-            };
-          }),
-          checkpoints,
-          // What the agents reported they used: the spec's total, by phase, by engine, by plan (docs/cli.md).
-          spend: spendJson(spendOf(spec, state.uses)),
-        },
-        null,
-        2,
-      )}\n`,
-    );
-    return EXIT.ok;
-  }
+    status: run ? specStatus : 'planning',
+    progress: { ...progress, status: run ? specStatus : progress.status },
+    integrationBranch: run?.integrationBranch ?? null,
+    resume: resume ?? null,
+    lastRun: run ? { plan: run.scope?.plan ?? null, phase: run.scope?.phase ?? null, ended: run.ended ?? null } : null,
+    phases: spec.phases.map((p) => ({ id: p.id, title: p.title, state: phaseState(p.id) })),
+    plans: spec.plans.map((p) => {
+      const status = state.statuses.get(p.id);
+      return {
+        id: p.id,
+        title: p.title,
+        phase: p.phase,
+        state: planState(p.id),
+        task: status?.currentTask ?? null,
+        tasks: status?.totalTasks ?? null,
+        message: status?.message ?? null,
+        reason: state.reasons.get(p.id) ?? state.paused.get(p.id)?.reason ?? null,
+        resumeAt: state.paused.get(p.id)?.resumeAt ?? null,
+        minutes: state.minutes.get(p.id) ?? null,
+      };
+    }),
+    checkpoints,
+    // What the agents reported they used: the spec's total, by phase, by engine, by plan (docs/cli.md).
+    spend: spendJson(spendOf(spec, state.uses)),
+  };
+}
+
+/** `harness status` for a person: the spec's state, each phase with its plans, who waits for a person, and what next. */
+async function statusLines(view: StatusView, io: CliIO): Promise<string[]> {
+  const { dir, spec, repo, store, run, state, resume, before, progress, specStatus, left, finished, checkpoints, phaseState } = view;
   const out: string[] = [];
   out.push(`${spec.id} ${oneLine(spec.title)}`);
   out.push(
@@ -135,25 +177,7 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
   );
   for (const phase of spec.phases) {
     out.push('', `Phase ${phase.id} · ${oneLine(phase.title)} — ${words(phaseState(phase.id))}`);
-    for (const id of phase.plans) {
-      const plan = spec.planById.get(id)!;
-      const s = planState(id);
-      const status = state.statuses.get(id);
-      const detail =
-        s === 'running' && status?.currentTask
-          ? `step ${status.currentTask}/${status.totalTasks}: ${oneLine(status.message ?? '')}`
-          : s === 'failed' || s === 'blocked'
-            ? (state.reasons.get(id) ?? '')
-            : s === PAUSED
-              ? pausedDetail(state.paused.get(id)!)
-              : s === 'verified'
-                ? formatMinutes(state.minutes.get(id) ?? 0)
-                : s === DONE
-                  ? doneDetail(spec.planById.get(id)!.completed)
-                  : '';
-      // Step output and reasons can run over lines; their continuation stays under the plan, not at the margin.
-      out.push(`  ${mark(s)} ${id} ${oneLine(plan.title)}  ${words(s)}${detail ? ` · ${detail.trimEnd().replace(/\n/g, '\n      ')}` : ''}`);
-    }
+    for (const id of phase.plans) out.push(planLine(view, id));
   }
   if (checkpoints.length > 0) {
     out.push('', 'Waiting for a person:');
@@ -171,8 +195,28 @@ export async function statusCommand(args: string[], io: CliIO): Promise<number> 
     out.push(
       `Left to run: ${left.length > MAX_LEFT_LISTED ? `${left.slice(0, MAX_LEFT_LISTED).join(', ')} and ${left.length - MAX_LEFT_LISTED} more` : left.join(', ')} (harness run ${displayPath(dir)})`,
     );
-  io.stdout(`${out.join('\n')}\n`);
-  return EXIT.ok;
+  return out;
+}
+
+/** One plan's line: its mark, id, title and state, and what its state needs said (its step, its reason, when it resumes, how long it took). */
+function planLine({ spec, state, planState }: StatusView, id: string): string {
+  const plan = spec.planById.get(id)!;
+  const s = planState(id);
+  const status = state.statuses.get(id);
+  const detail =
+    s === 'running' && status?.currentTask
+      ? `step ${status.currentTask}/${status.totalTasks}: ${oneLine(status.message ?? '')}`
+      : s === 'failed' || s === 'blocked'
+        ? (state.reasons.get(id) ?? '')
+        : s === PAUSED
+          ? pausedDetail(state.paused.get(id)!)
+          : s === 'verified'
+            ? formatMinutes(state.minutes.get(id) ?? 0)
+            : s === DONE
+              ? doneDetail(spec.planById.get(id)!.completed)
+              : '';
+  // Step output and reasons can run over lines; their continuation stays under the plan, not at the margin.
+  return `  ${mark(s)} ${id} ${oneLine(plan.title)}  ${words(s)}${detail ? ` · ${detail.trimEnd().replace(/\n/g, '\n      ')}` : ''}`;
 }
 
 /** Plans left to run named in the last line of `harness status`; the rest are counted. */

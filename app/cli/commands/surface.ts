@@ -81,6 +81,44 @@ function repositoryOf(dir: string): string | undefined {
   }
 }
 
+/** The repository's .github/harness.yml (the defaults without one, or where it has errors), its problems added to `problems`. */
+async function repoConfig(repo: string | undefined, io: CliIO, problems: Problem[]): Promise<HarnessConfig> {
+  const configText = repo === undefined ? undefined : await readTextIfExists(join(repo, CONFIG_PATH));
+  if (configText === undefined) return DEFAULT_CONFIG;
+  const parsed = parseConfig(configText);
+  problems.push(...parsed.problems.map((p) => ({ ...p, file: displayPath(relative(io.cwd, join(repo!, p.file))) })));
+  return parsed.config ?? DEFAULT_CONFIG;
+}
+
+/** The knowledge store to surface from (--knowledge, else the repository's) and how it is shown; a store named and missing, or a file, is a usage error. */
+async function knowledgeStore(
+  option: string | undefined,
+  repo: string | undefined,
+  config: HarnessConfig,
+  io: CliIO,
+): Promise<{ storeDir: string; storeShown: string }> {
+  const storeDir = option !== undefined ? resolve(io.cwd, option) : join(repo ?? io.cwd, KNOWLEDGE_ROOT);
+  const storeShown = displayPath(relative(io.cwd, storeDir) || '.');
+  // The repository's store may not exist yet (nothing learned); one the person named must.
+  const storeKind = await stat(storeDir).then(
+    (s) => (s.isDirectory() ? 'directory' : 'file'),
+    (e: unknown) => {
+      if (isMissing(e)) return 'missing';
+      throw e;
+    },
+  );
+  if (storeKind === 'file' || (storeKind === 'missing' && option !== undefined)) {
+    const named = option === undefined ? storeShown : `--knowledge ${displayPath(option)}`;
+    throw new UsageError(`${named}: ${storeKind === 'file' ? 'not a directory' : 'no such directory'}`);
+  }
+  if (option === undefined && config.knowledge.repository !== undefined) {
+    io.stderr(
+      `harness surface: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (reading ${storeShown} now)\n`,
+    );
+  }
+  return { storeDir, storeShown };
+}
+
 export async function surfaceCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -98,32 +136,8 @@ export async function surfaceCommand(args: string[], io: CliIO): Promise<number>
 
   const repo = repositoryOf(dirname(planPath));
   const problems: Problem[] = [];
-  let config: HarnessConfig = DEFAULT_CONFIG;
-  const configText = repo === undefined ? undefined : await readTextIfExists(join(repo, CONFIG_PATH));
-  if (configText !== undefined) {
-    const parsed = parseConfig(configText);
-    problems.push(...parsed.problems.map((p) => ({ ...p, file: displayPath(relative(io.cwd, join(repo!, p.file))) })));
-    if (parsed.config) config = parsed.config;
-  }
-  const storeDir = values.knowledge !== undefined ? resolve(io.cwd, values.knowledge) : join(repo ?? io.cwd, KNOWLEDGE_ROOT);
-  const storeShown = displayPath(relative(io.cwd, storeDir) || '.');
-  // The repository's store may not exist yet (nothing learned); one the person named must.
-  const storeKind = await stat(storeDir).then(
-    (s) => (s.isDirectory() ? 'directory' : 'file'),
-    (e: unknown) => {
-      if (isMissing(e)) return 'missing';
-      throw e;
-    },
-  );
-  if (storeKind === 'file' || (storeKind === 'missing' && values.knowledge !== undefined)) {
-    const named = values.knowledge === undefined ? storeShown : `--knowledge ${displayPath(values.knowledge)}`;
-    throw new UsageError(`${named}: ${storeKind === 'file' ? 'not a directory' : 'no such directory'}`);
-  }
-  if (values.knowledge === undefined && config.knowledge.repository !== undefined) {
-    io.stderr(
-      `harness surface: knowledge.repository is ${config.knowledge.repository}; pass --knowledge <its checkout> to surface from it (reading ${storeShown} now)\n`,
-    );
-  }
+  const config = await repoConfig(repo, io, problems);
+  const { storeDir, storeShown } = await knowledgeStore(values.knowledge, repo, config, io);
   const options: SurfaceOptions = {
     budgetTokens: budget ?? config.knowledge.surface.budget_tokens,
     maxEntries: max ?? config.knowledge.surface.max_entries,

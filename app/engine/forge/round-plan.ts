@@ -135,36 +135,16 @@ export function plansIssues(spec: string, issues: readonly IssueLike[]): IssueLi
  * the issues' state are read only to put back a label that disagrees with the records.
  */
 export function planRound(input: RoundInput): RoundPlan {
-  const plans: RoundIssue[] = [];
-  for (const issue of plansIssues(input.spec, input.issues)) {
-    const view = planIssueView(issue);
-    if (!view || view.spec !== input.spec || isRemoved(view)) continue;
-    plans.push({ ...view, labels: labelNames(issue) });
-  }
-  plans.sort((a, b) => comparePlanIds(a.plan, b.plan));
+  const plans = specPlans(input);
   const byPlan = new Map(plans.map((p) => [p.plan, p]));
-  const unknown = (view: PlanIssueView) => view.needs.filter((d) => !byPlan.has(d));
+  const round: Round = { plans, byPlan };
 
   const phases = [...new Set(plans.map((p) => p.phase))].sort(comparePhases);
-  // Only plans that may run or are running can conflict; the others need no plan text parsed.
-  const order = input.order;
-  const scheduler = new Scheduler(
-    {
-      phases: phases.map((id) => ({ id, plans: plans.filter((p) => p.phase === id).map((p) => p.plan) })),
-      plans: plans.map((p) => ({
-        id: p.plan,
-        phase: p.phase,
-        dependsOn: p.needs,
-        filesModified: isQueued(p) || isActive(p) ? filesModified(p, p.body) : [],
-      })),
-    },
-    // A plan the order does not know (it was searched before that plan had an issue) ranks last.
-    order ? { priority: (id) => order.priority.get(id) ?? UNRANKED } : {},
-  );
+  const scheduler = roundScheduler(plans, phases, input.order);
   // A phase whose verification failed holds the plans that depend on it (and have not started): the App's record, not the label.
   const failedPhases = phases.filter((ph) => plans.some((p) => p.phase === ph && p.phaseFailed !== undefined));
   const state = scheduler.state({
-    plans: plans.map((p) => [p.plan, scheduleState(p, unknown(p).length === 0 && !p.needsUnknown)] as const),
+    plans: plans.map((p) => [p.plan, scheduleState(p, unknownNeedsOf(round, p).length === 0 && !p.needsUnknown)] as const),
     phases: failedPhases.map((ph) => [ph, 'failed'] as const),
   });
   const blocked = scheduler.blockedBy(state).filter((b) => isQueued(byPlan.get(b.plan)!));
@@ -174,25 +154,7 @@ export function planRound(input: RoundInput): RoundPlan {
   const freeSlots = Math.max(0, input.slots - active);
   const dispatch = scheduler.pick(state, freeSlots).map((id) => byPlan.get(id)!);
   const picked = new Set(dispatch.map((p) => p.plan));
-
-  const relabel: Relabel[] = [];
-  const phaseMarks: PhaseMark[] = [];
-  const unknownNeeds: RoundPlan['unknownNeeds'] = [];
-  for (const p of plans) {
-    if ((p.phaseFailed !== undefined) !== p.labels.includes(LABEL_PHASE_FAILED)) phaseMarks.push({ issue: p, failed: p.phaseFailed !== undefined });
-    if (picked.has(p.plan)) continue;
-    const missing = isQueued(p) ? unknown(p) : [];
-    if (missing.length > 0) unknownNeeds.push({ plan: p.plan, needs: missing });
-    // The rule `/harness execute` uses to queue a plan: ready when every plan it needs is satisfied.
-    const queuedAs =
-      missing.length === 0 && !p.needsUnknown && !heldByPhase.has(p.plan) && p.needs.every((d) => byPlan.has(d) && isSatisfied(byPlan.get(d)!))
-        ? 'ready'
-        : 'blocked';
-    // Any other label shown is put back to what the records say: the label is a view of them.
-    const to = expectedStatus(p, queuedAs);
-    const shown = p.labels.filter(isStatusLabel);
-    if (to === undefined ? shown.length > 0 : shown.length !== 1 || shown[0] !== statusLabel(to)) relabel.push({ issue: p, to });
-  }
+  const { relabel, phaseMarks, unknownNeeds } = labelChanges(round, picked, heldByPhase);
 
   return {
     spec: input.spec,
@@ -207,6 +169,71 @@ export function planRound(input: RoundInput): RoundPlan {
     active,
     freeSlots,
   };
+}
+
+/** The round's plans, in plan order, and each by its id. */
+interface Round {
+  plans: RoundIssue[];
+  byPlan: ReadonlyMap<string, RoundIssue>;
+}
+
+/** The plans a plan needs that the spec does not have. */
+function unknownNeedsOf(round: Round, view: PlanIssueView): string[] {
+  return view.needs.filter((d) => !round.byPlan.has(d));
+}
+
+/** The spec's plans, each from its issue's records (plans taken out of the spec left out), in plan order. */
+function specPlans(input: RoundInput): RoundIssue[] {
+  const plans: RoundIssue[] = [];
+  for (const issue of plansIssues(input.spec, input.issues)) {
+    const view = planIssueView(issue);
+    if (!view || view.spec !== input.spec || isRemoved(view)) continue;
+    plans.push({ ...view, labels: labelNames(issue) });
+  }
+  plans.sort((a, b) => comparePlanIds(a.plan, b.plan));
+  return plans;
+}
+
+/** The engine's Scheduler over the plans, by the order's priorities when there is one. */
+function roundScheduler(plans: readonly RoundIssue[], phases: readonly string[], order: RoundOrder | undefined): Scheduler {
+  // Only plans that may run or are running can conflict; the others need no plan text parsed.
+  return new Scheduler(
+    {
+      phases: phases.map((id) => ({ id, plans: plans.filter((p) => p.phase === id).map((p) => p.plan) })),
+      plans: plans.map((p) => ({
+        id: p.plan,
+        phase: p.phase,
+        dependsOn: p.needs,
+        filesModified: isQueued(p) || isActive(p) ? filesModified(p, p.body) : [],
+      })),
+    },
+    // A plan the order does not know (it was searched before that plan had an issue) ranks last.
+    order ? { priority: (id) => order.priority.get(id) ?? UNRANKED } : {},
+  );
+}
+
+/** Labels that disagree with the records (phase-failed marks, status labels of plans not dispatched), and queued plans' unknown needs. */
+function labelChanges(round: Round, picked: ReadonlySet<string>, heldByPhase: ReadonlySet<string>): Pick<RoundPlan, 'relabel' | 'phaseMarks' | 'unknownNeeds'> {
+  const { byPlan } = round;
+  const relabel: Relabel[] = [];
+  const phaseMarks: PhaseMark[] = [];
+  const unknownNeeds: RoundPlan['unknownNeeds'] = [];
+  for (const p of round.plans) {
+    if ((p.phaseFailed !== undefined) !== p.labels.includes(LABEL_PHASE_FAILED)) phaseMarks.push({ issue: p, failed: p.phaseFailed !== undefined });
+    if (picked.has(p.plan)) continue;
+    const missing = isQueued(p) ? unknownNeedsOf(round, p) : [];
+    if (missing.length > 0) unknownNeeds.push({ plan: p.plan, needs: missing });
+    // The rule `/harness execute` uses to queue a plan: ready when every plan it needs is satisfied.
+    const queuedAs =
+      missing.length === 0 && !p.needsUnknown && !heldByPhase.has(p.plan) && p.needs.every((d) => byPlan.has(d) && isSatisfied(byPlan.get(d)!))
+        ? 'ready'
+        : 'blocked';
+    // Any other label shown is put back to what the records say: the label is a view of them.
+    const to = expectedStatus(p, queuedAs);
+    const shown = p.labels.filter(isStatusLabel);
+    if (to === undefined ? shown.length > 0 : shown.length !== 1 || shown[0] !== statusLabel(to)) relabel.push({ issue: p, to });
+  }
+  return { relabel, phaseMarks, unknownNeeds };
 }
 
 /**

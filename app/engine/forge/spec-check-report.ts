@@ -162,22 +162,7 @@ export function specCheckReport(specs: readonly SpecOutcome[], config: readonly 
   const annotations: ReportAnnotation[] = [];
   const sections: Section[] = [];
   for (const spec of specs) {
-    const head = [`### ${spec.title ? `${spec.name} ${spec.title}` : spec.name} · \`${spec.path}\``, ''];
-    if (!spec.valid) head.push(`❌ ${counts(spec.problems)}: fix ${spec.problems.length === 1 ? 'it' : 'them'} and push; nothing was synced.`);
-    else {
-      const s = spec.stats;
-      head.push(
-        `✅ Valid${s ? `: ${plural(s.plans, 'plan')} in ${plural(s.phases, 'phase')}, ${plural(s.dependencies, 'dependency', 'dependencies')}` : ''}${spec.problems.length > 0 ? ` (${counts(spec.problems)})` : ''}.`,
-      );
-      if (spec.sync) head.push('', ...syncLines(spec.sync));
-      if (spec.sync && incompleteSync(spec.sync)) {
-        head.push(
-          '',
-          '⚠️ GitHub did not take every write this sync made (above), so the issues are not yet all the spec says. The next push, re-delivery or reopening of this pull request tries them again.',
-        );
-      }
-      if (spec.notSynced) head.push('', spec.notSynced);
-    }
+    const head = specHead(spec);
     const items: string[] = [];
     for (const p of spec.problems) {
       const path = repoPath(spec.path, p.file);
@@ -211,22 +196,47 @@ export function specCheckReport(specs: readonly SpecOutcome[], config: readonly 
   }
 
   const invalid = specs.filter((s) => !s.valid);
-  const all = [...specs.flatMap((s) => s.problems), ...config];
-  const title =
-    invalid.length > 0
-      ? `${invalid.length === 1 && specs.length === 1 ? invalid[0]!.name : `${invalid.length} of ${plural(specs.length, 'spec')}`}: ${counts(invalid.flatMap((s) => s.problems))}`
-      : `${specs.length === 1 ? `${specs[0]!.name}: ` : `${plural(specs.length, 'spec')}: `}${plural(
-          specs.reduce((n, s) => n + (s.stats?.plans ?? 0), 0),
-          'plan',
-        )} valid${all.length > 0 ? ` (${counts(all)})` : ''}`;
-
   const incomplete = specs.some((s) => s.sync !== undefined && incompleteSync(s.sync));
   return {
     conclusion: invalid.length > 0 ? 'failure' : incomplete ? 'neutral' : 'success',
-    title: title.slice(0, limits.titleMax),
+    title: reportTitle(specs, config).slice(0, limits.titleMax),
     summary: fitSummary(sections, limits.summaryMax),
     annotations,
   };
+}
+
+/** A spec's heading and verdict: its problems counted, or valid with its size and what the sync did. */
+function specHead(spec: SpecOutcome): string[] {
+  const head = [`### ${spec.title ? `${spec.name} ${spec.title}` : spec.name} · \`${spec.path}\``, ''];
+  if (!spec.valid) {
+    head.push(`❌ ${counts(spec.problems)}: fix ${spec.problems.length === 1 ? 'it' : 'them'} and push; nothing was synced.`);
+    return head;
+  }
+  const s = spec.stats;
+  head.push(
+    `✅ Valid${s ? `: ${plural(s.plans, 'plan')} in ${plural(s.phases, 'phase')}, ${plural(s.dependencies, 'dependency', 'dependencies')}` : ''}${spec.problems.length > 0 ? ` (${counts(spec.problems)})` : ''}.`,
+  );
+  if (spec.sync) head.push('', ...syncLines(spec.sync));
+  if (spec.sync && incompleteSync(spec.sync)) {
+    head.push(
+      '',
+      '⚠️ GitHub did not take every write this sync made (above), so the issues are not yet all the spec says. The next push, re-delivery or reopening of this pull request tries them again.',
+    );
+  }
+  if (spec.notSynced) head.push('', spec.notSynced);
+  return head;
+}
+
+/** The check's title: which specs are invalid and their problems counted, or the plans valid (and any warnings). */
+function reportTitle(specs: readonly SpecOutcome[], config: readonly Problem[]): string {
+  const invalid = specs.filter((s) => !s.valid);
+  const all = [...specs.flatMap((s) => s.problems), ...config];
+  return invalid.length > 0
+    ? `${invalid.length === 1 && specs.length === 1 ? invalid[0]!.name : `${invalid.length} of ${plural(specs.length, 'spec')}`}: ${counts(invalid.flatMap((s) => s.problems))}`
+    : `${specs.length === 1 ? `${specs[0]!.name}: ` : `${plural(specs.length, 'spec')}: `}${plural(
+        specs.reduce((n, s) => n + (s.stats?.plans ?? 0), 0),
+        'plan',
+      )} valid${all.length > 0 ? ` (${counts(all)})` : ''}`;
 }
 
 /** Headings and verdicts always; problem lines in order while they fit, then a count of the rest. */

@@ -80,29 +80,8 @@ export function planningStages(command: PlanningCommand, discuss: DiscussState =
           sections: PROJECT_SECTIONS,
         },
       ];
-    case 'research-spec': {
-      const researchers: PlanningStage[] = SPEC_RESEARCHERS.map((r) => ({
-        id: r.id,
-        agent: 'researcher',
-        section: r.section,
-        title: `research: ${r.title}`,
-        writes: [`${RESEARCH_DIR}/${r.file}`],
-        may: [`${RESEARCH_DIR}/${r.file}`],
-        research: true,
-      }));
-      return [
-        ...researchers,
-        {
-          id: 'synthesis',
-          agent: 'researcher',
-          section: 'Synthesis',
-          title: 'research: the synthesis',
-          writes: [`${RESEARCH_DIR}/SUMMARY.md`],
-          may: [`${RESEARCH_DIR}/SUMMARY.md`],
-          research: true,
-        },
-      ];
-    }
+    case 'research-spec':
+      return researchSpecStages();
     case 'define-requirements':
       return [
         {
@@ -118,72 +97,110 @@ export function planningStages(command: PlanningCommand, discuss: DiscussState =
       return [{ id: 'roadmap', agent: 'planner', section: 'Roadmap', title: 'ROADMAP.md', writes: ['ROADMAP.md'], may: ['ROADMAP.md'] }];
     case 'add-phase':
       return [{ id: 'add-phase', agent: 'planner', section: 'Add phase', title: 'a new phase in ROADMAP.md', writes: ['ROADMAP.md'], may: ['ROADMAP.md'] }];
-    case 'discuss-phase': {
-      const paths = discussPaths(command.phase);
-      if (discuss.questions && discuss.answers) {
-        return [
-          {
-            id: 'context',
-            agent: 'planner',
-            section: 'Discussion',
-            title: `the context of phase ${command.phase} from the answers`,
-            writes: [paths.context],
-            may: [paths.context],
-          },
-        ];
-      }
-      return [
-        {
-          id: 'questions',
-          agent: 'planner',
-          section: 'Questions',
-          title: `questions about phase ${command.phase}`,
-          writes: [paths.questions],
-          may: [paths.questions],
-        },
-      ];
-    }
-    case 'research-phase': {
-      const path = phaseResearchPath(command.phase);
-      return [
-        {
-          id: 'research-phase',
-          agent: 'researcher',
-          section: 'Phase',
-          title: `research for phase ${command.phase}`,
-          writes: [path],
-          may: [path],
-          research: true,
-        },
-      ];
-    }
+    case 'discuss-phase':
+      return discussPhaseStages(command.phase, discuss);
+    case 'research-phase':
+      return researchPhaseStages(command.phase);
     case 'plan-phase':
-      return [
-        {
-          id: 'plan-phase',
-          agent: 'planner',
-          section: 'Plans',
-          title: `the plans of phase ${command.phase}`,
-          writes: [],
-          writesSome: `planning/plans/${command.phase}-*/${command.phase}-*-PLAN.md`,
-          may: [`planning/plans/${command.phase}-*/**`, `planning/plans/${command.phase}/**`],
-        },
-        // The plans, once they validate, are judged goal-backward by the verifier: its verdict is for the person reviewing them.
-        {
-          id: 'plans-check',
-          agent: 'verifier',
-          section: 'Plans check',
-          title: `a check of the plans of phase ${command.phase}`,
-          writes: [plansCheckPath(command.phase)],
-          may: [plansCheckPath(command.phase)],
-          verdict: true,
-        },
-      ];
+      return planPhaseStages(command.phase);
     case 'map-codebase': {
       const files = CODEBASE_DOCUMENTS.map((d) => `${CODEBASE_DIR}/${d}.md`);
       return [{ id: 'map-codebase', agent: 'researcher', section: 'Codebase', title: 'a map of the codebase', writes: files, may: files }];
     }
   }
+}
+
+/** research-spec: a researcher per topic (SPEC_RESEARCHERS), then the synthesis of theirs. */
+function researchSpecStages(): PlanningStage[] {
+  const researchers: PlanningStage[] = SPEC_RESEARCHERS.map((r) => ({
+    id: r.id,
+    agent: 'researcher',
+    section: r.section,
+    title: `research: ${r.title}`,
+    writes: [`${RESEARCH_DIR}/${r.file}`],
+    may: [`${RESEARCH_DIR}/${r.file}`],
+    research: true,
+  }));
+  return [
+    ...researchers,
+    {
+      id: 'synthesis',
+      agent: 'researcher',
+      section: 'Synthesis',
+      title: 'research: the synthesis',
+      writes: [`${RESEARCH_DIR}/SUMMARY.md`],
+      may: [`${RESEARCH_DIR}/SUMMARY.md`],
+      research: true,
+    },
+  ];
+}
+
+/** discuss-phase: the context drawn from the answers once there are questions and answers, the questions until then. */
+function discussPhaseStages(phase: string, discuss: DiscussState): PlanningStage[] {
+  const paths = discussPaths(phase);
+  if (discuss.questions && discuss.answers) {
+    return [
+      {
+        id: 'context',
+        agent: 'planner',
+        section: 'Discussion',
+        title: `the context of phase ${phase} from the answers`,
+        writes: [paths.context],
+        may: [paths.context],
+      },
+    ];
+  }
+  return [
+    {
+      id: 'questions',
+      agent: 'planner',
+      section: 'Questions',
+      title: `questions about phase ${phase}`,
+      writes: [paths.questions],
+      may: [paths.questions],
+    },
+  ];
+}
+
+/** research-phase: the phase's research document. */
+function researchPhaseStages(phase: string): PlanningStage[] {
+  const path = phaseResearchPath(phase);
+  return [
+    {
+      id: 'research-phase',
+      agent: 'researcher',
+      section: 'Phase',
+      title: `research for phase ${phase}`,
+      writes: [path],
+      may: [path],
+      research: true,
+    },
+  ];
+}
+
+/** plan-phase: the phase's plans, then the verifier's check of them. */
+function planPhaseStages(phase: string): PlanningStage[] {
+  return [
+    {
+      id: 'plan-phase',
+      agent: 'planner',
+      section: 'Plans',
+      title: `the plans of phase ${phase}`,
+      writes: [],
+      writesSome: `planning/plans/${phase}-*/${phase}-*-PLAN.md`,
+      may: [`planning/plans/${phase}-*/**`, `planning/plans/${phase}/**`],
+    },
+    // The plans, once they validate, are judged goal-backward by the verifier: its verdict is for the person reviewing them.
+    {
+      id: 'plans-check',
+      agent: 'verifier',
+      section: 'Plans check',
+      title: `a check of the plans of phase ${phase}`,
+      writes: [plansCheckPath(phase)],
+      may: [plansCheckPath(phase)],
+      verdict: true,
+    },
+  ];
 }
 
 /** The one-line subject of the command's commit. */

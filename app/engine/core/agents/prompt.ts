@@ -4,7 +4,7 @@ import type { Check, Plan } from '../spec/model.js';
 import { CHECKPOINT_MARKER } from './checkpoint-line.js';
 import { insightInstructions } from './insight-line.js';
 import { knowledgeBrief } from './knowledge-brief.js';
-import { parsePlanTasks } from './tasks.js';
+import { parsePlanTasks, type CheckpointTask, type StepTask } from './tasks.js';
 
 /**
  * The brief a coding agent works from: the plan itself, plus what the agent cannot see in it —
@@ -40,79 +40,82 @@ export interface PromptOptions {
 }
 
 export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
-  const out: string[] = [];
-  out.push(`# Plan ${plan.id} of ${options.spec}: ${plan.title}`, '');
+  const { steps, checkpoints } = parsePlanTasks(plan.body, plan.bodyLine);
+  const out = [
+    ...introSection(plan, options),
+    ...goalSection(plan),
+    ...filesSection(plan),
+    ...stepsSection(steps),
+    ...['## The plan', '', plan.body.trim(), ''],
+    ...learnedSection(options),
+    ...checkedSection(plan),
+    ...personSection(plan, options, checkpoints),
+    ...insightSection(options),
+    ...commitsSection(plan, options),
+  ];
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** The title, the worker's role, and what the caller adds: how to work, and a handoff from another engine. */
+function introSection(plan: Plan, options: PromptOptions): string[] {
+  const out = [`# Plan ${plan.id} of ${options.spec}: ${plan.title}`, ''];
   out.push(
     'You are a worker: you carry out this one plan in the current directory, a git checkout of the plan’s own branch. ' +
       'Other plans run at the same time in other checkouts. When you are done, the orchestrator checks your work; ' +
       'you do not merge, push or open pull requests.',
     '',
   );
-
   if (options.instructions?.trim()) out.push('## How to work', '', options.instructions.trim(), '');
   if (options.handoff?.trim()) out.push('## Taking over', '', options.handoff.trim(), '');
+  return out;
+}
 
-  out.push('## Goal', '', plan.title);
+/** The plan's title, its truths and the requirements it serves. */
+function goalSection(plan: Plan): string[] {
+  const out = ['## Goal', '', plan.title];
   if (plan.truths.length > 0) out.push('', 'When you are done, these hold:', ...plan.truths.map((t) => `- ${t}`));
   if (plan.requirements.length > 0) out.push('', `Requirements: ${plan.requirements.join(', ')}.`);
   out.push('');
+  return out;
+}
 
-  out.push('## Files', '');
+/** The files the plan may change, and those worth reading. */
+function filesSection(plan: Plan): string[] {
+  const out = ['## Files', ''];
   if (plan.filesModified.length > 0) {
     out.push('You may change only these (globs); other plans own the rest:', ...plan.filesModified.map((f) => `- ${f}`));
   } else out.push('The plan names no files it changes: change as little as the goal needs.');
   if (plan.filesRead.length > 0) out.push('', 'You will want to read:', ...plan.filesRead.map((f) => `- ${f}`));
   out.push('');
+  return out;
+}
 
-  const { steps, checkpoints } = parsePlanTasks(plan.body, plan.bodyLine);
-  if (steps.length > 0) {
-    out.push('## Steps', '', 'The plan breaks the work into these steps; do them in order:', ...steps.map((s) => `${s.index}. ${s.title}`), '');
-  }
+/** The steps the plan's body marks, in order (none: no section). */
+function stepsSection(steps: readonly StepTask[]): string[] {
+  if (steps.length === 0) return [];
+  return ['## Steps', '', 'The plan breaks the work into these steps; do them in order:', ...steps.map((s) => `${s.index}. ${s.title}`), ''];
+}
 
-  out.push('## The plan', '', plan.body.trim(), '');
-
+/** What harness has learned that applies to the plan (none: no section). */
+function learnedSection(options: PromptOptions): string[] {
   const learned = knowledgeBrief(options.knowledge ?? []);
-  if (learned.length > 0) out.push(...learned, '');
+  return learned.length > 0 ? [...learned, ''] : [];
+}
 
-  out.push('## How your work is checked', '');
+/** The checks the orchestrator runs on the branch afterwards. */
+function checkedSection(plan: Plan): string[] {
+  const out = ['## How your work is checked', ''];
   if (plan.mustPass.length > 0) {
     out.push('After you finish, the orchestrator runs these checks on your branch; every one must pass:', ...plan.mustPass.map((c) => `- ${describeCheck(c)}`));
     out.push('', 'Run the machine checks yourself before you finish, and fix what fails.');
   } else out.push('The plan lists no checks: make the goal observably true.');
   out.push('');
+  return out;
+}
 
-  out.push('## When you need a person', '');
-  if (plan.autonomous || options.checkpoints === 'none') {
-    out.push(
-      `${plan.autonomous ? 'This plan is autonomous' : 'You cannot reach a person during this run'}: do not stop to ask. ` +
-        `Make the reasonable choice, and say what you chose and why in ${options.gitReadOnly ? 'your final message' : 'the commit message'}.`,
-    );
-  } else if (options.checkpoints === 'mcp') {
-    out.push(...mcpInstructions(), '');
-    out.push(
-      'If the harness tools are not available to you, end your turn instead with one last line, exactly:',
-      '',
-      `    ${CHECKPOINT_MARKER} {"kind":"decision","id":"storage","prompt":"Which store should notes use?","options":["memory","file"]}`,
-    );
-  } else if (options.checkpoints === 'line') {
-    out.push(
-      'When you need a decision, a verification or an action from a person, stop working and end your turn with one last line, exactly:',
-      '',
-      `    ${CHECKPOINT_MARKER} {"kind":"decision","id":"storage","prompt":"Which store should notes use?","options":["memory","file"]}`,
-      '',
-      '`kind` is decision, verification or action; `id` is a short stable name for the question; `options` is optional. ' +
-        'Leave your work in place (uncommitted is fine): the session is resumed with the person’s answer.',
-    );
-  } else {
-    out.push(
-      'When you need a decision, a verification or an action from a person, write one line of JSON on stdout:',
-      '',
-      '    {"type":"decision_needed","session":"…","at":"…","plan":"…","checkpoint":{"id":"storage","kind":"decision","prompt":"Which store?","options":["memory","file"]}}',
-      '',
-      '(or verification_needed, action_needed) and read the answer as one line of JSON on stdin ' +
-        '(decision_made, verification_result, action_completed or abort_task).',
-    );
-  }
+/** How to ask a person, the checkpoints the plan foresees, and those already answered. */
+function personSection(plan: Plan, options: PromptOptions, checkpoints: readonly CheckpointTask[]): string[] {
+  const out = ['## When you need a person', '', ...askingInstructions(plan, options)];
   const planned = checkpoints.map((c) => `- ${c.id} (${c.type}): ${c.prompt.split('\n')[0]}`);
   if (planned.length > 0) out.push('', 'The plan itself foresees these checkpoints:', ...planned);
   const answers = Object.entries(options.answers ?? {});
@@ -121,12 +124,56 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
     out.push('', 'Already answered (do not ask again):', ...answers.map(([id, answer]) => `- ${id}:\n${quotedAnswer(answer)}`));
   }
   out.push('');
+  return out;
+}
 
+/** How this agent asks a person, by its way of checkpointing (or that it does not ask). */
+function askingInstructions(plan: Plan, options: PromptOptions): string[] {
+  if (plan.autonomous || options.checkpoints === 'none') {
+    return [
+      `${plan.autonomous ? 'This plan is autonomous' : 'You cannot reach a person during this run'}: do not stop to ask. ` +
+        `Make the reasonable choice, and say what you chose and why in ${options.gitReadOnly ? 'your final message' : 'the commit message'}.`,
+    ];
+  }
+  if (options.checkpoints === 'mcp') {
+    return [
+      ...mcpInstructions(),
+      '',
+      'If the harness tools are not available to you, end your turn instead with one last line, exactly:',
+      '',
+      `    ${CHECKPOINT_MARKER} {"kind":"decision","id":"storage","prompt":"Which store should notes use?","options":["memory","file"]}`,
+    ];
+  }
+  if (options.checkpoints === 'line') {
+    return [
+      'When you need a decision, a verification or an action from a person, stop working and end your turn with one last line, exactly:',
+      '',
+      `    ${CHECKPOINT_MARKER} {"kind":"decision","id":"storage","prompt":"Which store should notes use?","options":["memory","file"]}`,
+      '',
+      '`kind` is decision, verification or action; `id` is a short stable name for the question; `options` is optional. ' +
+        'Leave your work in place (uncommitted is fine): the session is resumed with the person’s answer.',
+    ];
+  }
+  return [
+    'When you need a decision, a verification or an action from a person, write one line of JSON on stdout:',
+    '',
+    '    {"type":"decision_needed","session":"…","at":"…","plan":"…","checkpoint":{"id":"storage","kind":"decision","prompt":"Which store?","options":["memory","file"]}}',
+    '',
+    '(or verification_needed, action_needed) and read the answer as one line of JSON on stdin ' +
+      '(decision_made, verification_result, action_completed or abort_task).',
+  ];
+}
+
+/** How to report insights (none: no section). */
+function insightSection(options: PromptOptions): string[] {
   // An agent that cannot speak the protocol can still print a line.
   const insights = insightInstructions(options.checkpoints === 'protocol' ? 'protocol' : 'line');
-  if (insights.length > 0) out.push(...insights, '');
+  return insights.length > 0 ? [...insights, ''] : [];
+}
 
-  out.push('## Commits', '');
+/** How to commit (or that harness commits), and the commits an earlier attempt or engine left on the branch. */
+function commitsSection(plan: Plan, options: PromptOptions): string[] {
+  const out = ['## Commits', ''];
   if (options.gitReadOnly) {
     out.push(
       'Do not run git commit (or anything else that writes to git): your sandbox keeps the repository’s git metadata read-only, so it would fail. ' +
@@ -153,7 +200,7 @@ export function buildWorkerPrompt(plan: Plan, options: PromptOptions): string {
       ...options.commits.map((c) => `- ${c.sha.slice(0, 7)} ${c.subject}`),
     );
   }
-  return `${out.join('\n').trimEnd()}\n`;
+  return out;
 }
 
 /** One line saying what a check demands, in the words a worker needs to satisfy it. */

@@ -75,64 +75,109 @@ export function timelineMermaid(
   states: ReadonlyMap<string, PlanState>,
   now: Date,
 ): string | undefined {
-  const extent = (span: PlanSpan): PlanSpan =>
-    span.bars && span.bars.length > 0
-      ? {
-          start: span.bars.map((b) => b.start).sort()[0]!,
-          end: span.bars
-            .map((b) => b.end)
-            .sort()
-            .at(-1)!,
-        }
-      : span;
   const ran = spec.plans.filter((p) => spans.has(p.id));
   if (ran.length === 0) return undefined;
-  const critical = new Set(analysis.critical.path.map((i) => spec.plans[i]!.id));
-  const end = (span: PlanSpan) => span.end ?? now.toISOString();
+  const timeline: Timeline = { spec, spans, states, now, critical: new Set(analysis.critical.path.map((i) => spec.plans[i]!.id)) };
+  const head = chartHead(
+    timeline,
+    ran.map((p) => extent(spans.get(p.id)!)),
+  );
+  const byPlan = planBars(timeline);
+  const text = `${[...head, ...byPlan.lines].join('\n')}\n`;
+  if (byPlan.bars <= TIMELINE_MAX_BARS && text.length <= MERMAID_MAX_TEXT) return text;
+  return `${[...head, '  section Phases', ...phaseBars(timeline)].join('\n')}\n`;
+}
+
+/** What the chart is drawn from: the spec, when its plans ran and their states, the critical path's plan ids, the time now. */
+interface Timeline {
+  spec: Spec;
+  spans: ReadonlyMap<string, PlanSpan>;
+  states: ReadonlyMap<string, PlanState>;
+  critical: ReadonlySet<string>;
+  now: Date;
+}
+
+/** A span's first start to its last end, where its stages were recorded; the span itself otherwise. */
+function extent(span: PlanSpan): PlanSpan {
+  return span.bars && span.bars.length > 0
+    ? {
+        start: span.bars.map((b) => b.start).sort()[0]!,
+        end: span.bars
+          .map((b) => b.end)
+          .sort()
+          .at(-1)!,
+      }
+    : span;
+}
+
+/** A span's end, or `now` while it runs. */
+function spanEnd(timeline: Timeline, span: PlanSpan): string {
+  return span.end ?? timeline.now.toISOString();
+}
+
+/** The gantt's header: its title, date format and an axis fit for the time the plans that ran (their extents) took. */
+function chartHead(timeline: Timeline, extents: readonly PlanSpan[]): string[] {
   // A run of minutes is read in seconds: an axis of hours and minutes would say 12:52 at every tick.
-  const extents = ran.map((p) => extent(spans.get(p.id)!));
   const first = Date.parse(extents.map((s) => s.start).sort()[0]!);
-  const last = Date.parse(extents.map(end).sort().at(-1)!);
+  const last = Date.parse(
+    extents
+      .map((s) => spanEnd(timeline, s))
+      .sort()
+      .at(-1)!,
+  );
   const axis = last - first < SECONDS_AXIS_BELOW_MS ? '%H:%M:%S' : '%H:%M';
-  const head = ['gantt', `  title ${taskName(`${spec.id} ${spec.title}`)}`, '  dateFormat YYYY-MM-DDTHH:mm:ss', `  axisFormat ${axis}`];
-  const byPlan = [...head];
+  const { spec } = timeline;
+  return ['gantt', `  title ${taskName(`${spec.id} ${spec.title}`)}`, '  dateFormat YYYY-MM-DDTHH:mm:ss', `  axisFormat ${axis}`];
+}
+
+/** A section per phase that ran, a bar per plan (or per recorded stage of it); with how many bars that is. */
+function planBars(timeline: Timeline): { lines: string[]; bars: number } {
+  const { spec, spans, states, critical } = timeline;
+  const lines: string[] = [];
   let bars = 0;
   for (const phase of spec.phases) {
     const plans = phase.plans.filter((id) => spans.has(id));
     if (plans.length === 0) continue;
-    byPlan.push(`  section ${taskName(`${phase.id} ${phase.title}`)}`);
+    lines.push(`  section ${taskName(`${phase.id} ${phase.title}`)}`);
     for (const id of plans) {
       const span = spans.get(id)!;
       const title = taskName(`${id} ${spec.planById.get(id)!.title}`);
       if (!span.bars || span.bars.length === 0) {
-        byPlan.push(`  ${title} :${tag(states.get(id), critical.has(id))}${at(span.start)}, ${at(end(span))}`);
+        lines.push(`  ${title} :${tag(states.get(id), critical.has(id))}${at(span.start)}, ${at(spanEnd(timeline, span))}`);
         bars++;
         continue;
       }
       for (const bar of span.bars) {
         const name = bar.kind === 'agent' ? title : `${id} ${BAR_NAMES[bar.kind]}`;
-        byPlan.push(`  ${name} :${tag(states.get(id), bar.kind === 'agent' && critical.has(id))}${at(bar.start)}, ${at(bar.end)}`);
+        lines.push(`  ${name} :${tag(states.get(id), bar.kind === 'agent' && critical.has(id))}${at(bar.start)}, ${at(bar.end)}`);
         bars++;
       }
     }
   }
-  const text = `${byPlan.join('\n')}\n`;
-  if (bars <= TIMELINE_MAX_BARS && text.length <= MERMAID_MAX_TEXT) return text;
-  const byPhase = [...head, '  section Phases'];
+  return { lines, bars };
+}
+
+/** One bar per phase that ran: its first start to its last end, done when all its plans are verified, active while one runs. */
+function phaseBars(timeline: Timeline): string[] {
+  const { spec, spans, states, critical } = timeline;
+  const lines: string[] = [];
   for (const phase of spec.phases) {
     const phaseSpans = phase.plans.flatMap((id) => (spans.has(id) ? [spans.get(id)!] : [])).map(extent);
     if (phaseSpans.length === 0) continue;
     const first = phaseSpans.map((s) => s.start).sort()[0]!;
-    const last = phaseSpans.map(end).sort().at(-1)!;
+    const last = phaseSpans
+      .map((s) => spanEnd(timeline, s))
+      .sort()
+      .at(-1)!;
     const state: PlanState | undefined = phase.plans.every((id) => states.get(id) === 'verified')
       ? 'verified'
       : phase.plans.some((id) => states.get(id) === 'running' || states.get(id) === 'checkpoint')
         ? 'running'
         : undefined;
     const onPath = phase.plans.some((id) => critical.has(id));
-    byPhase.push(
+    lines.push(
       `  ${taskName(`${phase.id} ${phase.title}`)} (${phaseSpans.length} of ${phase.plans.length} plans) :${tag(state, onPath)}${at(first)}, ${at(last)}`,
     );
   }
-  return `${byPhase.join('\n')}\n`;
+  return lines;
 }

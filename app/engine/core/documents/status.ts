@@ -21,9 +21,19 @@ export function averageMinutes(totalMinutes: number, plansCompleted: number): nu
   return plansCompleted === 0 ? 0 : Math.round((10 * totalMinutes) / plansCompleted) / 10;
 }
 
-function checkStatus({ file, data, lines }: DocumentContext<Status>): Problem[] {
+function checkStatus(context: DocumentContext<Status>): Problem[] {
+  return [...checkCounts(context), ...checkPercent(context), ...checkVelocity(context), ...checkComplete(context)];
+}
+
+/** Plans done before an import, 0 when none were. */
+function plansBeforeImport(data: Status): number {
+  return data.progress.plans_done_before_import ?? 0;
+}
+
+/** No more plans or phases verified (with those done before an import) than there are. */
+function checkCounts({ file, data, lines }: DocumentContext<Status>): Problem[] {
   const problems: Problem[] = [];
-  const { progress, velocity } = data;
+  const { progress } = data;
   const at = (...path: string[]) => lines.lineOf(path);
   if (progress.plans_verified > progress.plans_total) {
     problems.push(
@@ -45,8 +55,7 @@ function checkStatus({ file, data, lines }: DocumentContext<Status>): Problem[] 
       ),
     );
   }
-  const plansBefore = progress.plans_done_before_import ?? 0;
-  const phasesBefore = progress.phases_done_before_import ?? 0;
+  const plansBefore = plansBeforeImport(data);
   if (progress.plans_verified + plansBefore > progress.plans_total) {
     problems.push(
       problem(
@@ -57,40 +66,59 @@ function checkStatus({ file, data, lines }: DocumentContext<Status>): Problem[] 
       ),
     );
   }
+  return problems;
+}
+
+/** progress.percent is what the plans verified (with those done before an import) make it. */
+function checkPercent({ file, data, lines }: DocumentContext<Status>): Problem[] {
+  const { progress } = data;
+  const plansBefore = plansBeforeImport(data);
   const percent = progressPercent(progress.plans_verified + plansBefore, progress.plans_total);
-  if (progress.percent !== percent) {
-    problems.push(
-      problem(
-        file,
-        at('progress', 'percent'),
-        'field-value',
-        `progress.percent is ${progress.percent} but ${progress.plans_verified}${plansBefore > 0 ? ` + ${plansBefore} done before import` : ''} of ${progress.plans_total} plans verified is ${percent}`,
-      ),
-    );
-  }
+  if (progress.percent === percent) return [];
+  return [
+    problem(
+      file,
+      lines.lineOf(['progress', 'percent']),
+      'field-value',
+      `progress.percent is ${progress.percent} but ${progress.plans_verified}${plansBefore > 0 ? ` + ${plansBefore} done before import` : ''} of ${progress.plans_total} plans verified is ${percent}`,
+    ),
+  ];
+}
+
+/** velocity.average_minutes_per_plan is its total over its plans, to within rounding. */
+function checkVelocity({ file, data, lines }: DocumentContext<Status>): Problem[] {
+  const { velocity } = data;
   const average = averageMinutes(velocity.total_minutes, velocity.plans_completed);
   if (Math.abs(velocity.average_minutes_per_plan - average) > 0.05) {
-    problems.push(
+    return [
       problem(
         file,
-        at('velocity', 'average_minutes_per_plan'),
+        lines.lineOf(['velocity', 'average_minutes_per_plan']),
         'field-value',
         `velocity.average_minutes_per_plan is ${velocity.average_minutes_per_plan} but ${velocity.total_minutes} minutes over ${velocity.plans_completed} plans is ${average}`,
       ),
-    );
+    ];
   }
+  return [];
+}
+
+/** A spec is complete only when every plan and phase is verified (or was done before an import). */
+function checkComplete({ file, data, lines }: DocumentContext<Status>): Problem[] {
+  const { progress } = data;
+  const plansBefore = plansBeforeImport(data);
+  const phasesBefore = progress.phases_done_before_import ?? 0;
   if (
     data.status === 'complete' &&
     (progress.plans_verified + plansBefore < progress.plans_total || progress.phases_verified + phasesBefore < progress.phases_total)
   ) {
-    problems.push(
+    return [
       problem(
         file,
-        at('status'),
+        lines.lineOf(['status']),
         'field-value',
         'status is complete but not every plan and phase is verified; a spec is complete only when every phase has passed',
       ),
-    );
+    ];
   }
-  return problems;
+  return [];
 }

@@ -84,14 +84,43 @@ function timelineSection(spec: Spec, analysis: GraphAnalysis, snapshot: RunSnaps
 /** STATUS.md, from templates/STATUS.md: progress and velocity up top, the graph coloured by state. */
 export function statusDocument(template: string, spec: Spec, analysis: GraphAnalysis, snapshot: RunSnapshot): string {
   const p = progressOf(spec, snapshot);
-  const before = doneBeforeImport(spec);
-  // What the agents reported they spent: per plan, and in all (to the cent, as people read money).
+  const spent = planCosts(spec, snapshot);
+  return renderTemplate(template, statusFrontmatter(spec, p, spent, snapshot), {
+    title: spec.title,
+    summary: summarySection(spec, p, spent, snapshot),
+    graph: graphMermaid(spec, analysis, snapshot.plans).trimEnd(),
+    timeline: timelineSection(spec, analysis, snapshot),
+    spend: spendMarkdown(snapshot.uses ? spendOf(spec, snapshot.uses) : undefined),
+    blocked: blockedSection(spec, snapshot),
+    activity:
+      snapshot.activity.length > 0
+        ? snapshot.activity
+            .slice(-10)
+            .map((a) => `- ${a.at} ${a.text}`)
+            .join('\n')
+        : 'No activity yet.',
+  });
+}
+
+/** What the agents reported they spent: per plan (in spec order), and in all. */
+interface PlanCosts {
+  costs: [string, number][];
+  total: number;
+}
+
+/** The plans' reported costs, each and in all to the cent, as people read money. */
+function planCosts(spec: Spec, snapshot: RunSnapshot): PlanCosts {
   const costs = spec.plans.flatMap((plan): [string, number][] => {
     const usd = snapshot.costs?.get(plan.id);
     return usd === undefined ? [] : [[plan.id, Math.round(usd * 100) / 100]];
   });
   const total = Math.round(costs.reduce((sum, [, usd]) => sum + usd, 0) * 100) / 100;
-  const frontmatter = {
+  return { costs, total };
+}
+
+/** STATUS.md's front matter: the status, progress, velocity, cost (when any was reported) and when. */
+function statusFrontmatter(spec: Spec, p: Progress, { costs, total }: PlanCosts, snapshot: RunSnapshot): Record<string, unknown> {
+  return {
     spec: spec.id,
     title: spec.title,
     status: p.status,
@@ -109,6 +138,30 @@ export function statusDocument(template: string, spec: Spec, analysis: GraphAnal
     ...(costs.length > 0 ? { cost: { total_usd: total, plans: Object.fromEntries(costs) } } : {}),
     updated: snapshot.now.toISOString(),
   };
+}
+
+/** The status line, a row per phase (plans verified, its check) and the cost so far. */
+function summarySection(spec: Spec, p: Progress, { costs, total }: PlanCosts, snapshot: RunSnapshot): string {
+  const before = doneBeforeImport(spec);
+  return [
+    `**${p.status}** · ${progressCounts(p)} · ${p.percent}%`,
+    '',
+    '| Phase | Title | Plans verified | Phase check |',
+    '|---|---|---|---|',
+    ...spec.phases.map((phase) => {
+      const done = phase.plans.filter((id) => snapshot.plans.get(id) === 'verified' && !before.plans.has(id)).length;
+      const earlier = phase.plans.filter((id) => before.plans.has(id)).length;
+      const check = before.phases.has(phase.id) ? DONE_BEFORE_IMPORT : (snapshot.phases.get(phase.id) ?? 'pending');
+      return `| ${phase.id} | ${phase.title} | ${done}/${phase.plans.length}${earlier > 0 ? ` (${earlier} ${DONE_BEFORE_IMPORT})` : ''} | ${check} |`;
+    }),
+    ...(costs.length > 0
+      ? ['', `Cost so far: **$${total.toFixed(2)}** (${costs.map(([id, usd]) => `${id} $${usd.toFixed(2)}`).join(', ')}), as the agents reported it.`]
+      : []),
+  ].join('\n');
+}
+
+/** A line per plan blocked, failed or paused, with why; or that nothing is. */
+function blockedSection(spec: Spec, snapshot: RunSnapshot): string {
   const blocked = spec.plans.filter((plan) => {
     const s = snapshot.plans.get(plan.id);
     return s === 'blocked' || s === 'failed' || snapshot.paused?.has(plan.id);
@@ -119,33 +172,5 @@ export function statusDocument(template: string, spec: Spec, analysis: GraphAnal
     if (until !== undefined) return `- ${plan.id} ${plan.title}: paused — the model's usage limit; harness run resumes it after ${until}`;
     return `- ${plan.id} ${plan.title}: ${snapshot.plans.get(plan.id)}${snapshot.reasons.has(plan.id) ? ` — ${snapshot.reasons.get(plan.id)}` : ''}`;
   };
-  return renderTemplate(template, frontmatter, {
-    title: spec.title,
-    summary: [
-      `**${p.status}** · ${progressCounts(p)} · ${p.percent}%`,
-      '',
-      '| Phase | Title | Plans verified | Phase check |',
-      '|---|---|---|---|',
-      ...spec.phases.map((phase) => {
-        const done = phase.plans.filter((id) => snapshot.plans.get(id) === 'verified' && !before.plans.has(id)).length;
-        const earlier = phase.plans.filter((id) => before.plans.has(id)).length;
-        const check = before.phases.has(phase.id) ? DONE_BEFORE_IMPORT : (snapshot.phases.get(phase.id) ?? 'pending');
-        return `| ${phase.id} | ${phase.title} | ${done}/${phase.plans.length}${earlier > 0 ? ` (${earlier} ${DONE_BEFORE_IMPORT})` : ''} | ${check} |`;
-      }),
-      ...(costs.length > 0
-        ? ['', `Cost so far: **$${total.toFixed(2)}** (${costs.map(([id, usd]) => `${id} $${usd.toFixed(2)}`).join(', ')}), as the agents reported it.`]
-        : []),
-    ].join('\n'),
-    graph: graphMermaid(spec, analysis, snapshot.plans).trimEnd(),
-    timeline: timelineSection(spec, analysis, snapshot),
-    spend: spendMarkdown(snapshot.uses ? spendOf(spec, snapshot.uses) : undefined),
-    blocked: blocked.length > 0 ? blocked.map(line).join('\n') : 'Nothing is blocked.',
-    activity:
-      snapshot.activity.length > 0
-        ? snapshot.activity
-            .slice(-10)
-            .map((a) => `- ${a.at} ${a.text}`)
-            .join('\n')
-        : 'No activity yet.',
-  });
+  return blocked.length > 0 ? blocked.map(line).join('\n') : 'Nothing is blocked.';
 }

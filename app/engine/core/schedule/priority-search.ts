@@ -58,6 +58,44 @@ const CONFLICTS_PER_PLAN_COST = 8;
  * policy, better informed. Deterministic: the same spec and durations give the same result.
  */
 export function searchPriority(spec: ScheduleSpec, options: PrioritySearchOptions): PrioritySearch {
+  const search = startSearch(spec, options);
+  tryRules(search);
+  forwardBackwardPasses(search);
+  const random = lcg(0x5eed ^ search.n);
+  perturbBest(search, random);
+  const winner = search.best!;
+  const priority = new Map(search.ids.map((id, i) => [id, winner.priority[i]!]));
+  const result: PrioritySearch = { priority, makespan: winner.makespan, found: winner.found, tried: search.tried };
+  return withStartOrder(search, winner, result, random);
+}
+
+/** A schedule simulated: its priorities, how long it took, when each plan (by index) started and ended, what produced it. */
+interface Candidate {
+  priority: Float64Array;
+  makespan: number;
+  starts: Float64Array;
+  ends: Float64Array;
+  found: PrioritySearch['found'];
+}
+
+/** The search under way: what it schedules, with what, the simulations it has left and has run, the best schedule so far. */
+interface Search {
+  spec: ScheduleSpec;
+  ids: string[];
+  n: number;
+  slots: number;
+  duration: (planId: string) => number;
+  /** A plan's minutes by index. */
+  minutes: (i: number) => number;
+  layout: Layout;
+  budget: number;
+  runs: number;
+  tried: number;
+  best?: Candidate;
+}
+
+/** The spec laid out once, and as many simulations as the budget buys. */
+function startSearch(spec: ScheduleSpec, options: PrioritySearchOptions): Search {
   const { slots, duration } = options;
   const n = spec.plans.length;
   const ids = spec.plans.map((p) => p.id);
@@ -73,69 +111,84 @@ export function searchPriority(spec: ScheduleSpec, options: PrioritySearchOption
   let degree = 0;
   for (const list of base.layout.conflicts) degree += list.length;
   const cost = Math.max(n, degree / CONFLICTS_PER_PLAN_COST);
-  let runs = n === 0 ? 1 : Math.max(1, Math.min(MAX_RUNS, Math.floor((options.budget ?? DEFAULT_SEARCH_BUDGET) / cost)));
+  const budget = options.budget ?? DEFAULT_SEARCH_BUDGET;
+  const runs = n === 0 ? 1 : Math.max(1, Math.min(MAX_RUNS, Math.floor(budget / cost)));
+  return { spec, ids, n, slots, duration, minutes, layout: base.layout, budget, runs, tried: 0 };
+}
 
-  const input = { remaining: base.layout.remaining, weight: minutes, conflicts: base.layout.conflicts };
-  let best: { priority: Float64Array; makespan: number; starts: Float64Array; ends: Float64Array; found: PrioritySearch['found'] } | undefined;
-  let tried = 0;
-  const attempt = (priority: Float64Array, found: PrioritySearch['found']): boolean => {
-    if (runs <= 0) return false;
-    runs--;
-    tried++;
-    const scheduler = new Scheduler(spec, { from: { layout: base.layout, priority } });
-    const run = runSchedule(scheduler, slots, minutes);
-    if (best && run.makespan >= best.makespan) return false;
-    const starts = new Float64Array(n);
-    const ends = new Float64Array(n);
-    for (const e of run.schedule) {
-      const i = base.layout.graph.index.get(e.plan)!;
-      starts[i] = e.start;
-      ends[i] = e.end;
-    }
-    best = { priority, makespan: run.makespan, starts, ends, found };
-    return true;
-  };
+/** Simulates a schedule with these priorities, while the budget lasts; true when it beat the best so far (and is now the best). */
+function attempt(search: Search, priority: Float64Array, found: PrioritySearch['found']): boolean {
+  if (search.runs <= 0) return false;
+  search.runs--;
+  search.tried++;
+  const scheduler = new Scheduler(search.spec, { from: { layout: search.layout, priority } });
+  const run = runSchedule(scheduler, search.slots, search.minutes);
+  if (search.best && run.makespan >= search.best.makespan) return false;
+  const starts = new Float64Array(search.n);
+  const ends = new Float64Array(search.n);
+  for (const e of run.schedule) {
+    const i = search.layout.graph.index.get(e.plan)!;
+    starts[i] = e.start;
+    ends[i] = e.end;
+  }
+  search.best = { priority, makespan: run.makespan, starts, ends, found };
+  return true;
+}
 
-  for (const rule of PRIORITY_RULES) attempt(priorityBy(rule, input), rule);
-  const reversed = reverse(spec);
-  const backLayout = runs > 1 ? new Scheduler(reversed, { duration }).layout : base.layout;
-  for (let pass = 0; pass < 4 && runs > 1; pass++) {
+/** Each priority rule, as it ranks the plans. */
+function tryRules(search: Search): void {
+  const input = { remaining: search.layout.remaining, weight: search.minutes, conflicts: search.layout.conflicts };
+  for (const rule of PRIORITY_RULES) attempt(search, priorityBy(rule, input), rule);
+}
+
+/** Up to four forward–backward passes from the best schedule, while each improves on it. */
+function forwardBackwardPasses(search: Search): void {
+  const { n, slots, minutes } = search;
+  const reversed = reverse(search.spec);
+  const backLayout = search.runs > 1 ? new Scheduler(reversed, { duration: search.duration }).layout : search.layout;
+  for (let pass = 0; pass < 4 && search.runs > 1; pass++) {
     // Backwards: the plan that ended last goes first; then forwards: the plan that ends last
     // in the reversed schedule started first in real time.
-    const b = best!;
+    const b = search.best!;
     const back = new Scheduler(reversed, { from: { layout: backLayout, priority: b.ends } });
-    runs--;
-    tried++;
+    search.runs--;
+    search.tried++;
     const backRun = runSchedule(back, slots, minutes);
     const forward = new Float64Array(n);
-    for (const e of backRun.schedule) forward[base.layout.graph.index.get(e.plan)!] = e.end;
-    if (!attempt(forward, 'forward-backward pass')) break;
+    for (const e of backRun.schedule) forward[search.layout.graph.index.get(e.plan)!] = e.end;
+    if (!attempt(search, forward, 'forward-backward pass')) break;
   }
-  const random = lcg(0x5eed ^ n);
-  while (runs > 0) {
-    const from = best!.priority;
+}
+
+/** The rest of the budget on random perturbations of the best priorities. */
+function perturbBest(search: Search, random: () => number): void {
+  while (search.runs > 0) {
+    const from = search.best!.priority;
     // Perturbed within 15% of the spread: ties break differently, near-equal plans swap.
     const spread = Math.max(1, ...from.map(Math.abs));
     attempt(
+      search,
       Float64Array.from(from, (p) => p + (random() - 0.5) * 0.3 * spread * random()),
       'randomised tie-breaks',
     );
   }
-  const winner = best!;
-  const priority = new Map(ids.map((id, i) => [id, winner.priority[i]!]));
-  const result: PrioritySearch = { priority, makespan: winner.makespan, found: winner.found, tried };
+}
 
-  // The greedy dispatcher never leaves a slot free while a plan is ready; some specs end
-  // sooner when one is kept for a plan about to be ready. Half the budget again goes to
-  // searching start orders; an order is kept only if the real Scheduler, dispatching in it,
-  // beats the best priority.
+/**
+ * The greedy dispatcher never leaves a slot free while a plan is ready; some specs end
+ * sooner when one is kept for a plan about to be ready. Half the budget again goes to
+ * searching start orders; an order is kept only if the real Scheduler, dispatching in it,
+ * beats the best priority.
+ */
+function withStartOrder(search: Search, winner: Candidate, result: PrioritySearch, random: () => number): PrioritySearch {
+  const { n, ids, slots, minutes, layout } = search;
   // A serial schedule costs about n²/4 placements' worth (each plan against those placed).
-  const orderRuns = Math.min(MAX_RUNS, Math.floor((options.budget ?? DEFAULT_SEARCH_BUDGET) / 2 / Math.max(1, (n * n) / 4)));
-  if (n < 2 || n > ORDER_SEARCH_MAX_PLANS || orderRuns < 1 || base.layout.order.length < n) return result;
-  const order = searchOrder({ layout: base.layout, slots, minutes, starts: winner.starts, runs: orderRuns, random });
+  const orderRuns = Math.min(MAX_RUNS, Math.floor(search.budget / 2 / Math.max(1, (n * n) / 4)));
+  if (n < 2 || n > ORDER_SEARCH_MAX_PLANS || orderRuns < 1 || layout.order.length < n) return result;
+  const order = searchOrder({ layout, slots, minutes, starts: winner.starts, runs: orderRuns, random });
   result.tried += order.tried;
   if (order.makespan >= winner.makespan) return result;
-  const dispatched = runSchedule(new Scheduler(spec, { from: { layout: base.layout, priority: winner.priority, sequence: order.sequence } }), slots, minutes);
+  const dispatched = runSchedule(new Scheduler(search.spec, { from: { layout, priority: winner.priority, sequence: order.sequence } }), slots, minutes);
   if (dispatched.makespan >= winner.makespan) return result;
   return { ...result, sequence: order.sequence.map((i) => ids[i]!), makespan: dispatched.makespan, found: 'start order search' };
 }

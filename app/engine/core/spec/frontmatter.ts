@@ -116,31 +116,7 @@ export function findClosing(text: string, from: number): { index: number; length
 export function parseFrontmatter(file: string, text: string, required = true, { fast = true } = {}): FrontmatterResult {
   const firstLineEnd = text.indexOf('\n');
   const firstLine = firstLineEnd === -1 ? text : text.slice(0, firstLineEnd);
-  if (!OPENING.test(firstLine)) {
-    const language = OPENING_WITH_LANGUAGE.exec(firstLine)?.[1];
-    if (language !== undefined) {
-      // Tools built on gray-matter pick a parser from this word, and for "js" or "coffee" that
-      // parser is eval: a file that reads one way here must not run code in another tool.
-      return {
-        ok: false,
-        problems: [
-          problem(
-            file,
-            1,
-            'frontmatter-language',
-            `the frontmatter fence names a language ("---${language.slice(0, 20)}"); harness reads YAML only: make the first line exactly "---"`,
-          ),
-        ],
-      };
-    }
-    if (!required) return { ok: true, frontmatter: { data: {}, lines: new LineMap(1), body: text, bodyLine: 1 } };
-    return {
-      ok: false,
-      problems: [
-        problem(file, 1, 'frontmatter-missing', 'no YAML frontmatter: start the file with a line "---", the keys, and a closing "---" (see templates/)'),
-      ],
-    };
-  }
+  if (!OPENING.test(firstLine)) return withoutOpening(file, text, firstLine, required);
   const closing = findClosing(text, firstLineEnd === -1 ? text.length : firstLineEnd);
   if (!closing) {
     return {
@@ -158,40 +134,67 @@ export function parseFrontmatter(file: string, text: string, required = true, { 
   const raw = text.slice(start, start + closing.index);
   const content = text.slice(start + closing.index + closing.length);
 
-  if (Buffer.byteLength(raw, 'utf8') > MAX_FRONTMATTER_BYTES) {
+  const refused = tooLargeOrDeep(file, raw);
+  if (refused) return { ok: false, problems: [refused] };
+  return parseWithinStack(file, raw, content, fast);
+}
+
+/** A file whose first line is not "---": a fence naming another language, or no frontmatter (refused only when `required`). */
+function withoutOpening(file: string, text: string, firstLine: string, required: boolean): FrontmatterResult {
+  const language = OPENING_WITH_LANGUAGE.exec(firstLine)?.[1];
+  if (language !== undefined) {
+    // Tools built on gray-matter pick a parser from this word, and for "js" or "coffee" that
+    // parser is eval: a file that reads one way here must not run code in another tool.
     return {
       ok: false,
       problems: [
         problem(
           file,
           1,
-          'file-too-large',
-          `frontmatter is ${formatBytes(Buffer.byteLength(raw, 'utf8'))}, over the ${formatBytes(MAX_FRONTMATTER_BYTES)} limit; move prose into the body`,
+          'frontmatter-language',
+          `the frontmatter fence names a language ("---${language.slice(0, 20)}"); harness reads YAML only: make the first line exactly "---"`,
         ),
       ],
     };
   }
+  if (!required) return { ok: true, frontmatter: { data: {}, lines: new LineMap(1), body: text, bodyLine: 1 } };
+  return {
+    ok: false,
+    problems: [
+      problem(file, 1, 'frontmatter-missing', 'no YAML frontmatter: start the file with a line "---", the keys, and a closing "---" (see templates/)'),
+    ],
+  };
+}
 
+/** The problem with frontmatter too large or nested too deep to parse, if it is. */
+function tooLargeOrDeep(file: string, raw: string): Problem | undefined {
+  if (Buffer.byteLength(raw, 'utf8') > MAX_FRONTMATTER_BYTES) {
+    return problem(
+      file,
+      1,
+      'file-too-large',
+      `frontmatter is ${formatBytes(Buffer.byteLength(raw, 'utf8'))}, over the ${formatBytes(MAX_FRONTMATTER_BYTES)} limit; move prose into the body`,
+    );
+  }
   const deep = yamlTooDeep(raw);
   if (deep) {
-    return {
-      ok: false,
-      problems: [
-        problem(
-          file,
-          deep.line,
-          'too-deep',
-          `YAML nesting deeper than ${MAX_YAML_DEPTH} levels; frontmatter is a few flat keys and short lists, so flatten this value`,
-        ),
-      ],
-    };
+    return problem(
+      file,
+      deep.line,
+      'too-deep',
+      `YAML nesting deeper than ${MAX_YAML_DEPTH} levels; frontmatter is a few flat keys and short lists, so flatten this value`,
+    );
   }
+  return undefined;
+}
 
+/** The frontmatter parsed, a stack exhausted on the way reported as this file's problem. */
+function parseWithinStack(file: string, raw: string, content: string, fast: boolean): FrontmatterResult {
   const bodyLine = countLines(raw) + 2;
   try {
     return parseYaml(file, raw, content, bodyLine, fast);
   } catch (e) {
-    // The depth check above keeps both parsers well inside the stack; should some shape
+    // The depth check keeps both parsers well inside the stack; should some shape
     // still exhaust it, that is a problem in this file to report, not a crash of harness.
     if (e instanceof RangeError) {
       return { ok: false, problems: [problem(file, 1, 'too-deep', `YAML too deeply nested to read (${e.message}); flatten the frontmatter`)] };

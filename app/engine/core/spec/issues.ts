@@ -86,93 +86,124 @@ export function valueAt(data: unknown, path: KeyPath): unknown {
 export function issuesToProblems(file: string, schema: z.ZodType, error: z.ZodError, data: unknown, lines: LineMap, prefix: KeyPath = []): Problem[] {
   const out: Problem[] = [];
   for (const issue of error.issues) {
-    const path: KeyPath = [...prefix, ...(issue.path as (string | number)[])];
-    const local = issue.path as (string | number)[];
-    const key = lastKey(path);
-    const hint = (typeof path[path.length - 1] === 'number' ? HINTS[`${key}[]`] : undefined) ?? HINTS[key];
-    const value = valueAt(data, local);
-    const at = lines.lineOf(path);
-    const add = (code: ProblemCode, message: string) => out.push(problem(file, at, code, message));
-    switch (issue.code) {
-      case 'invalid_type': {
-        if (value === undefined) {
-          const parent = pathText(path.slice(0, -1));
-          const where = path.length > 1 ? ` in ${parent}` : '';
-          add('field-missing', `missing required key "${key}"${where}${hint ? `: ${hint}` : ''}`);
-        } else {
-          add('field-type', `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? issue.expected}`);
-        }
-        break;
-      }
-      case 'invalid_format':
-      case 'invalid_value':
-      case 'too_small':
-      case 'too_big': {
-        if (issue.code === 'invalid_format' && key === 'title' && typeof value === 'string') {
-          // The one format a title has: a single line (it becomes an issue title and a commit subject).
-          add(
-            'control-character',
-            `${pathText(path)} is ${describeValue(value)}; it must be one line of text, without line breaks, control characters or format characters (bidi controls such as U+202E, zero-width characters such as U+200B)`,
-          );
-        } else if (issue.code === 'too_small' && typeof value === 'string' && value.length === 0) {
-          add('field-value', `${pathText(path)} is empty; it must be ${hint ?? 'filled in'}`);
-        } else if (issue.code === 'too_small' && Array.isArray(value)) {
-          add('field-value', `${pathText(path)} is empty; it must be ${hint ?? 'a non-empty list'}`);
-        } else if (issue.code === 'invalid_value') {
-          const options = (issue.values as unknown[]).map(String);
-          add(
-            'field-value',
-            `${pathText(path)} is ${describeValue(value)}; it must be one of ${options.join(', ')}${typeof value === 'string' ? didYouMean(value, options) : ''}`,
-          );
-        } else {
-          add('field-value', `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? boundText(issue) ?? issue.message}`);
-        }
-        break;
-      }
-      case 'unrecognized_keys': {
-        const known = keysAt(schema, local, data);
-        for (const k of issue.keys) {
-          const keyPath = [...path, k];
-          out.push(
-            problem(
-              file,
-              lines.lineOf(keyPath),
-              'field-unknown',
-              `unknown key "${k}"${path.length ? ` in ${pathText(path)}` : ''}${
-                didYouMean(k, known) || (path.length === 0 ? '; put keys of your own under metadata:' : `; use one of ${known.join(', ')}`)
-              }`,
-            ),
-          );
-        }
-        break;
-      }
-      case 'invalid_union': {
-        if (key === 'type' && 'discriminator' in issue) {
-          if (value === undefined) {
-            add('field-missing', `${pathText(path.slice(0, -1))} has no "type"; it must be one of ${CHECK_TYPES.join(', ')}`);
-          } else {
-            add(
-              'unknown-check-type',
-              `${pathText(path)} ${describeValue(value)} is not a verification type${
-                typeof value === 'string' ? didYouMean(value, CHECK_TYPES) : ''
-              }; use one of ${CHECK_TYPES.join(', ')}`,
-            );
-          }
-        } else if (key === 'steps') {
-          add(
-            'field-value',
-            `${pathText(path)} is not a step; use one of { goto: "/path" }, { click: "selector" }, { fill: "selector", value: "text" }, { press: "selector", key: "Enter" }, { wait_for: "selector" }`,
-          );
-        } else {
-          add('field-value', `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? 'valid'}`);
-        }
-        break;
-      }
-      default:
-        add('field-value', `${pathText(path)}: ${issue.message}`);
+    const placed = placeIssue(issue, data, prefix);
+    const at = lines.lineOf(placed.path);
+    if (issue.code === 'unrecognized_keys') {
+      out.push(...unknownKeyProblems(file, schema, data, lines, placed, issue.keys));
+      continue;
     }
+    const [code, message] = issueMessage(issue, placed);
+    out.push(problem(file, at, code, message));
   }
   return out;
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** An issue placed in the document: its full path, its path within `data`, the key it names, how that key is written, the value found there. */
+interface PlacedIssue {
+  path: KeyPath;
+  local: KeyPath;
+  key: string;
+  hint: string | undefined;
+  value: unknown;
+}
+
+function placeIssue(issue: Issue, data: unknown, prefix: KeyPath): PlacedIssue {
+  const path: KeyPath = [...prefix, ...(issue.path as (string | number)[])];
+  const local = issue.path as (string | number)[];
+  const key = lastKey(path);
+  const hint = (typeof path[path.length - 1] === 'number' ? HINTS[`${key}[]`] : undefined) ?? HINTS[key];
+  return { path, local, key, hint, value: valueAt(data, local) };
+}
+
+/** A problem per key the schema does not know, at the key's own line, with the key meant or the keys allowed. */
+function unknownKeyProblems(file: string, schema: z.ZodType, data: unknown, lines: LineMap, { path, local }: PlacedIssue, keys: readonly string[]): Problem[] {
+  const known = keysAt(schema, local, data);
+  return keys.map((k) =>
+    problem(
+      file,
+      lines.lineOf([...path, k]),
+      'field-unknown',
+      `unknown key "${k}"${path.length ? ` in ${pathText(path)}` : ''}${
+        didYouMean(k, known) || (path.length === 0 ? '; put keys of your own under metadata:' : `; use one of ${known.join(', ')}`)
+      }`,
+    ),
+  );
+}
+
+/** The problem's code and message for any issue but an unknown key: what was found and what to write instead. */
+function issueMessage(issue: Issue, placed: PlacedIssue): [ProblemCode, string] {
+  const { path, key, hint, value } = placed;
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (value === undefined) {
+        const parent = pathText(path.slice(0, -1));
+        const where = path.length > 1 ? ` in ${parent}` : '';
+        return ['field-missing', `missing required key "${key}"${where}${hint ? `: ${hint}` : ''}`];
+      }
+      return ['field-type', `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? issue.expected}`];
+    }
+    case 'invalid_format':
+    case 'invalid_value':
+    case 'too_small':
+    case 'too_big':
+      return valueMessage(issue, placed);
+    case 'invalid_union':
+      return unionMessage(issue, placed);
+    default:
+      return ['field-value', `${pathText(path)}: ${issue.message}`];
+  }
+}
+
+/** A value of the right type that is not right: a title of more than one line, empty, not one of the options, out of bounds. */
+function valueMessage(
+  issue: Extract<Issue, { code: 'invalid_format' | 'invalid_value' | 'too_small' | 'too_big' }>,
+  placed: PlacedIssue,
+): [ProblemCode, string] {
+  const { path, key, hint, value } = placed;
+  if (issue.code === 'invalid_format' && key === 'title' && typeof value === 'string') {
+    // The one format a title has: a single line (it becomes an issue title and a commit subject).
+    return [
+      'control-character',
+      `${pathText(path)} is ${describeValue(value)}; it must be one line of text, without line breaks, control characters or format characters (bidi controls such as U+202E, zero-width characters such as U+200B)`,
+    ];
+  }
+  if (issue.code === 'too_small' && typeof value === 'string' && value.length === 0) {
+    return ['field-value', `${pathText(path)} is empty; it must be ${hint ?? 'filled in'}`];
+  }
+  if (issue.code === 'too_small' && Array.isArray(value)) {
+    return ['field-value', `${pathText(path)} is empty; it must be ${hint ?? 'a non-empty list'}`];
+  }
+  if (issue.code === 'invalid_value') {
+    const options = (issue.values as unknown[]).map(String);
+    return [
+      'field-value',
+      `${pathText(path)} is ${describeValue(value)}; it must be one of ${options.join(', ')}${typeof value === 'string' ? didYouMean(value, options) : ''}`,
+    ];
+  }
+  return ['field-value', `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? boundText(issue) ?? issue.message}`];
+}
+
+/** A value no branch of a union takes: a check of no known type, a step of no known shape, or any other. */
+function unionMessage(issue: Extract<Issue, { code: 'invalid_union' }>, placed: PlacedIssue): [ProblemCode, string] {
+  const { path, key, hint, value } = placed;
+  if (key === 'type' && 'discriminator' in issue) {
+    if (value === undefined) return ['field-missing', `${pathText(path.slice(0, -1))} has no "type"; it must be one of ${CHECK_TYPES.join(', ')}`];
+    return [
+      'unknown-check-type',
+      `${pathText(path)} ${describeValue(value)} is not a verification type${
+        typeof value === 'string' ? didYouMean(value, CHECK_TYPES) : ''
+      }; use one of ${CHECK_TYPES.join(', ')}`,
+    ];
+  }
+  if (key === 'steps') {
+    return [
+      'field-value',
+      `${pathText(path)} is not a step; use one of { goto: "/path" }, { click: "selector" }, { fill: "selector", value: "text" }, { press: "selector", key: "Enter" }, { wait_for: "selector" }`,
+    ];
+  }
+  return ['field-value', `${pathText(path)} is ${describeValue(value)}; it must be ${hint ?? 'valid'}`];
 }
 
 /** A size bound in words ("at least 1", "at most 64 characters"); zod's own text reads "Too small: expected number to be >=1". */

@@ -52,41 +52,8 @@ export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}):
   const byPath = new Map(files.map((f) => [f.path, f]));
 
   const specFile = byPath.get('SPEC.md');
-  let id = '';
-  let title = '';
-  if (!specFile) {
-    if (!linked.has('SPEC.md'))
-      problems.push(
-        problem('SPEC.md', 1, 'spec-missing', 'SPEC.md is missing: create it with frontmatter "id: SPC-001" and "title: ..." (see templates/SPEC.md)'),
-      );
-  } else {
-    const text = decodeText(specFile, MAX_DOCUMENT_BYTES);
-    if (!text.ok) problems.push(text.problem);
-    else {
-      const fm = parseFrontmatter('SPEC.md', text.text);
-      if (!fm.ok) problems.push(...fm.problems);
-      else {
-        const parsed = SpecFrontmatterSchema.safeParse(fm.frontmatter.data);
-        if (!parsed.success) {
-          problems.push(...issuesToProblems('SPEC.md', SpecFrontmatterSchema, parsed.error, fm.frontmatter.data, fm.frontmatter.lines).map(specHint));
-        } else {
-          id = parsed.data.id;
-          title = parsed.data.title;
-        }
-      }
-    }
-  }
-
-  let roadmap: ParsedRoadmap | undefined;
-  const roadmapFile = byPath.get('ROADMAP.md');
-  if (roadmapFile) {
-    const text = decodeText(roadmapFile, MAX_DOCUMENT_BYTES);
-    if (!text.ok) problems.push(text.problem);
-    else {
-      roadmap = parseRoadmap('ROADMAP.md', text.text);
-      problems.push(...roadmap.problems);
-    }
-  }
+  const { id, title } = readSpecMd(specFile, linked, problems);
+  const roadmap = readRoadmap(byPath.get('ROADMAP.md'), problems);
 
   // Plans, by phase directory.
   const plans: Plan[] = [];
@@ -112,7 +79,62 @@ export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}):
   const reader: PlanFileReader = { reading, problems, plans, dirsByPhase, claimed, broken, phaseOfDir: new Map() };
   for (let k = 0; k < planFiles.length; k++) readPlanFile(reader, planFiles[k]!);
 
-  // Duplicates: the first file (in path order) keeps the id.
+  const { unique, planById } = firstOfEachId(plans, problems);
+  const phases = resolvePhases(roadmap, dirsByPhase, unique, problems);
+  if (planFiles.length === 0 && specFile && linked.size === 0) {
+    problems.push(
+      problem(PLANS_DIR, 1, 'phase-empty', 'the spec has no plans yet: add planning/plans/01-<name>/01-01-PLAN.md (see templates/PLAN.md)', 'warning'),
+    );
+  }
+  checkDependencies(unique, broken, planById, claimed, problems);
+
+  if (!id) return finish(undefined, problems);
+  return finish({ id, title, phases, plans: unique, planById }, problems);
+}
+
+/** SPEC.md's id and title (empty when it cannot be read); what is wrong with it goes to `problems`, its absence only when it is not a link. */
+function readSpecMd(specFile: SpecFile | undefined, linked: ReadonlySet<string>, problems: Problem[]): { id: string; title: string } {
+  const none = { id: '', title: '' };
+  if (!specFile) {
+    if (!linked.has('SPEC.md'))
+      problems.push(
+        problem('SPEC.md', 1, 'spec-missing', 'SPEC.md is missing: create it with frontmatter "id: SPC-001" and "title: ..." (see templates/SPEC.md)'),
+      );
+    return none;
+  }
+  const text = decodeText(specFile, MAX_DOCUMENT_BYTES);
+  if (!text.ok) {
+    problems.push(text.problem);
+    return none;
+  }
+  const fm = parseFrontmatter('SPEC.md', text.text);
+  if (!fm.ok) {
+    problems.push(...fm.problems);
+    return none;
+  }
+  const parsed = SpecFrontmatterSchema.safeParse(fm.frontmatter.data);
+  if (!parsed.success) {
+    problems.push(...issuesToProblems('SPEC.md', SpecFrontmatterSchema, parsed.error, fm.frontmatter.data, fm.frontmatter.lines).map(specHint));
+    return none;
+  }
+  return { id: parsed.data.id, title: parsed.data.title };
+}
+
+/** ROADMAP.md parsed, when there is one and it can be read; its problems go to `problems`. */
+function readRoadmap(roadmapFile: SpecFile | undefined, problems: Problem[]): ParsedRoadmap | undefined {
+  if (!roadmapFile) return undefined;
+  const text = decodeText(roadmapFile, MAX_DOCUMENT_BYTES);
+  if (!text.ok) {
+    problems.push(text.problem);
+    return undefined;
+  }
+  const roadmap = parseRoadmap('ROADMAP.md', text.text);
+  problems.push(...roadmap.problems);
+  return roadmap;
+}
+
+/** Duplicates: the first file (in path order) keeps the id, each other is a problem; the plans kept, sorted by id. */
+function firstOfEachId(plans: readonly Plan[], problems: Problem[]): { unique: Plan[]; planById: Map<string, Plan> } {
   const planById = new Map<string, Plan>();
   const unique: Plan[] = [];
   for (const plan of plans) {
@@ -132,17 +154,7 @@ export function loadSpec(given: readonly SpecFile[], reading: PlanReading = {}):
     unique.push(plan);
   }
   sortByPlanId(unique);
-
-  const phases = resolvePhases(roadmap, dirsByPhase, unique, problems);
-  if (planFiles.length === 0 && specFile && linked.size === 0) {
-    problems.push(
-      problem(PLANS_DIR, 1, 'phase-empty', 'the spec has no plans yet: add planning/plans/01-<name>/01-01-PLAN.md (see templates/PLAN.md)', 'warning'),
-    );
-  }
-  checkDependencies(unique, broken, planById, claimed, problems);
-
-  if (!id) return finish(undefined, problems);
-  return finish({ id, title, phases, plans: unique, planById }, problems);
+  return { unique, planById };
 }
 
 interface PlanFileReader {

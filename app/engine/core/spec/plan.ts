@@ -1,9 +1,9 @@
-import { parseFrontmatter, type KeyPath, type LineMap } from './frontmatter.js';
+import { parseFrontmatter, type Frontmatter, type KeyPath, type LineMap } from './frontmatter.js';
 import { issuesToProblems, pathText } from './issues.js';
 import { HUMAN_TYPES, isMachineCheckable, isTrivialCommand, type Check, type Plan, type Serve, type Step } from './model.js';
 import { checkRepoPath, normalizeRepoPath } from './paths.js';
 import { problem, type Problem } from './problem.js';
-import { CheckSchema, PLAN_ID, PlanFrontmatterSchema, ServeSchema, type CheckInput } from './schema.js';
+import { CheckSchema, PLAN_ID, PlanFrontmatterSchema, ServeSchema, type CheckInput, type PlanFrontmatter } from './schema.js';
 
 export interface ParsedPlan {
   plan?: Plan;
@@ -42,24 +42,11 @@ export interface PlanReading {
 export function parsePlan(file: string, text: string, phase: string, reading: PlanReading = {}): ParsedPlan {
   const fm = parseFrontmatter(file, text);
   if (!fm.ok) return { problems: fm.problems };
-  let { data, lines } = fm.frontmatter;
   const { body, bodyLine } = fm.frontmatter;
-  const dialect = reading.dialects?.find((d) => d.matches(data));
-  const format = dialect?.name ?? 'harness';
-  if (dialect) ({ data, lines } = dialect.toHarness(data, lines, body));
+  const { data, lines, format } = inHarnessForm(fm.frontmatter, reading);
 
-  const problems = checkGlobs(file, data, lines);
-  for (const p of checkCheckPaths(file, data.must_pass, lines, ['must_pass'])) problems.push(p);
-  if (format === 'harness' && data.wave !== undefined) {
-    problems.push(problem(file, lines.lineOf(['wave']), 'field-ignored', 'wave is ignored: harness orders plans by depends_on', 'warning'));
-  }
-  const claim: PlanClaim = {
-    file,
-    phase,
-    dependsOn: Array.isArray(data.depends_on) ? data.depends_on.filter((d): d is string => typeof d === 'string' && PLAN_ID.test(d)) : [],
-    lines,
-  };
-  if (typeof data.plan_id === 'string' && PLAN_ID.test(data.plan_id)) claim.id = data.plan_id;
+  const problems = rawProblems(file, data, lines, format);
+  const claim = claimOf(file, phase, data, lines);
   const parsed = PlanFrontmatterSchema.safeParse(data);
   if (!parsed.success) {
     return {
@@ -71,7 +58,60 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
       claim,
     };
   }
-  const fmData = parsed.data;
+  const plan = planOf(parsed.data, { file, phase, body, bodyLine, format, lines });
+
+  problems.push(...checkFallback(file, plan, lines));
+  problems.push(...checkChecks(file, plan.mustPass, lines, ['must_pass'], plan.serve));
+  // A plan done before harness is not run, so checks it never had cannot let it pass undone.
+  if (plan.completed === undefined) {
+    const vacuous = checkVacuous(file, plan, lines);
+    if (vacuous) problems.push(vacuous);
+  }
+  return { plan, problems, claim };
+}
+
+/** The frontmatter in harness's keys (a dialect's mapped, keeping each key's line), and the form it was written in. */
+function inHarnessForm(frontmatter: Frontmatter, reading: PlanReading): { data: Record<string, unknown>; lines: LineMap; format: string } {
+  const dialect = reading.dialects?.find((d) => d.matches(frontmatter.data));
+  const format = dialect?.name ?? 'harness';
+  const { data, lines } = dialect ? dialect.toHarness(frontmatter.data, frontmatter.lines, frontmatter.body) : frontmatter;
+  return { data, lines, format };
+}
+
+/** What is wrong on the raw frontmatter whatever else is: paths outside the repository, a `wave` harness ignores. */
+function rawProblems(file: string, data: Record<string, unknown>, lines: LineMap, format: string): Problem[] {
+  const problems = checkGlobs(file, data, lines);
+  for (const p of checkCheckPaths(file, data.must_pass, lines, ['must_pass'])) problems.push(p);
+  if (format === 'harness' && data.wave !== undefined) {
+    problems.push(problem(file, lines.lineOf(['wave']), 'field-ignored', 'wave is ignored: harness orders plans by depends_on', 'warning'));
+  }
+  return problems;
+}
+
+/** The id and dependencies the file claims, those that are well-formed, whether or not the plan parses. */
+function claimOf(file: string, phase: string, data: Record<string, unknown>, lines: LineMap): PlanClaim {
+  const claim: PlanClaim = {
+    file,
+    phase,
+    dependsOn: Array.isArray(data.depends_on) ? data.depends_on.filter((d): d is string => typeof d === 'string' && PLAN_ID.test(d)) : [],
+    lines,
+  };
+  if (typeof data.plan_id === 'string' && PLAN_ID.test(data.plan_id)) claim.id = data.plan_id;
+  return claim;
+}
+
+/** Where a plan's frontmatter came from: its file and phase, its body, the form it was written in, the lines of its keys. */
+interface PlanSource {
+  file: string;
+  phase: string;
+  body: string;
+  bodyLine: number;
+  format: string;
+  lines: LineMap;
+}
+
+/** The plan, from its parsed frontmatter: paths and checks normalised, steps read from the body, optional keys only when given. */
+function planOf(fmData: PlanFrontmatter, { file, phase, body, bodyLine, format, lines }: PlanSource): Plan {
   // The parsed lists are the parse's own: normalised where they stand rather than copied.
   const mustPass = mapOwn(fmData.must_pass, normalizeCheck) as Check[];
   const plan: Plan = {
@@ -100,15 +140,7 @@ export function parsePlan(file: string, text: string, phase: string, reading: Pl
   if (fmData.budget_usd !== undefined) plan.budgetUsd = fmData.budget_usd;
   if (fmData.metadata !== undefined) plan.metadata = fmData.metadata;
   if (fmData.completed !== undefined) plan.completed = fmData.completed;
-
-  problems.push(...checkFallback(file, plan, lines));
-  problems.push(...checkChecks(file, mustPass, lines, ['must_pass'], plan.serve));
-  // A plan done before harness is not run, so checks it never had cannot let it pass undone.
-  if (plan.completed === undefined) {
-    const vacuous = checkVacuous(file, plan, lines);
-    if (vacuous) problems.push(vacuous);
-  }
-  return { plan, problems, claim };
+  return plan;
 }
 
 /** fallback: neither the plan's own agent (it is the one that stopped) nor an engine twice. */
@@ -195,11 +227,9 @@ export function salvagedCheckProblems(file: string, checks: unknown, serve: unkn
 
 /** Problems within a list of checks: duplicate ids, paths, regexes, servers, commands that check nothing. */
 export function checkChecks(file: string, checks: readonly (Check | undefined)[], lines: LineMap, at: KeyPath, serve: Serve | undefined): Problem[] {
+  const list: CheckList = { file, lines, at };
   const problems: Problem[] = [];
   const seen = new Map<string, number>();
-  // Key paths and lines are made only for a problem: most checks have none.
-  const path = (i: number, ...keys: string[]): KeyPath => [...at, i, ...keys];
-  const line = (i: number, key?: string) => lines.lineOf(key ? path(i, key) : path(i));
   checks.forEach((check, i) => {
     if (check === undefined) return;
     const first = seen.get(check.id);
@@ -207,75 +237,120 @@ export function checkChecks(file: string, checks: readonly (Check | undefined)[]
       problems.push(
         problem(
           file,
-          line(i, 'id'),
+          lineIn(list, i, 'id'),
           'duplicate-check',
-          `${pathText(path(i))}: check id "${check.id}" is already used by ${pathText([...at, first])}; give each check its own id`,
+          `${pathText(keyIn(list, i))}: check id "${check.id}" is already used by ${pathText([...at, first])}; give each check its own id`,
         ),
       );
     } else seen.set(check.id, i);
-
-    if (check.type === 'file_contains' || check.type === 'key_link') checkRegex(check.pattern, i, ['pattern']);
-    if (check.type === 'command_output') checkRegex(check.expect.matches, i, ['expect', 'matches']);
-
-    if (check.type === 'file_contains' && check.contains === undefined && check.pattern === undefined) {
-      problems.push(problem(file, line(i), 'field-missing', `${pathText(path(i))} (file_contains) needs "contains" or "pattern"`));
-    }
-    if (check.type === 'command_output' && Object.keys(check.expect).length === 0) {
-      problems.push(
-        problem(
-          file,
-          line(i, 'expect'),
-          'field-value',
-          `${pathText(path(i, 'expect'))} is empty; say what the output must hold: exit_code, contains or matches`,
-        ),
-      );
-    }
-    if (check.type === 'api_response' && Object.keys(check.expect).length === 0) {
-      problems.push(
-        problem(
-          file,
-          line(i, 'expect'),
-          'field-value',
-          `${pathText(path(i, 'expect'))} is empty; say what the answer must hold: status, body_contains or json`,
-        ),
-      );
-    }
-    if (check.type === 'ui_navigation' && Object.keys(check.expect).length === 0) {
-      problems.push(
-        problem(file, line(i, 'expect'), 'field-value', `${pathText(path(i, 'expect'))} is empty; say where navigation must end: url, selector or text`),
-      );
-    }
-    if ('command' in check && isTrivialCommand(check.command)) {
-      problems.push(
-        problem(
-          file,
-          line(i, 'command'),
-          'vacuous-plan',
-          `${pathText(path(i, 'command'))} "${check.command}" succeeds whatever the work did; run something that can fail`,
-          'warning',
-        ),
-      );
-    }
-    const target = check.type === 'api_response' ? check.request.split(' ')[1]! : 'url' in check ? check.url : undefined;
-    if (target !== undefined && !/^https?:\/\//.test(target) && !serve) {
-      problems.push(
-        problem(
-          file,
-          line(i, check.type === 'api_response' ? 'request' : 'url'),
-          'needs-server',
-          `${pathText(path(i))} (${check.type}) calls "${target}" but nothing serves it; add serve: { command: "npm start", url: "http://127.0.0.1:3000" } or use an absolute URL`,
-        ),
-      );
-    }
+    problems.push(...regexProblems(list, check, i), ...emptyExpectations(list, check, i));
+    const trivial = trivialCommand(list, check, i);
+    if (trivial) problems.push(trivial);
+    const unserved = unservedTarget(list, check, i, serve);
+    if (unserved) problems.push(unserved);
   });
   return problems;
+}
 
-  function checkRegex(source: string | undefined, i: number, key: string[]): void {
+/** Where a list of checks is, to place a problem in it. */
+interface CheckList {
+  file: string;
+  lines: LineMap;
+  at: KeyPath;
+}
+
+// Key paths and lines are made only for a problem: most checks have none.
+function keyIn(list: CheckList, i: number, ...keys: string[]): KeyPath {
+  return [...list.at, i, ...keys];
+}
+
+function lineIn(list: CheckList, i: number, key?: string): number {
+  return list.lines.lineOf(key ? keyIn(list, i, key) : keyIn(list, i));
+}
+
+/** A pattern (file_contains, key_link) or expected match (command_output) that is not a valid regular expression. */
+function regexProblems(list: CheckList, check: Check, i: number): Problem[] {
+  const problems: Problem[] = [];
+  const checkRegex = (source: string | undefined, key: string[]): void => {
     if (source === undefined) return;
     const error = regexError(source);
     if (error === undefined) return;
-    problems.push(problem(file, lines.lineOf(path(i, ...key)), 'field-value', `${pathText(path(i, ...key))} is not a valid regular expression: ${error}`));
+    problems.push(
+      problem(
+        list.file,
+        list.lines.lineOf(keyIn(list, i, ...key)),
+        'field-value',
+        `${pathText(keyIn(list, i, ...key))} is not a valid regular expression: ${error}`,
+      ),
+    );
+  };
+  if (check.type === 'file_contains' || check.type === 'key_link') checkRegex(check.pattern, ['pattern']);
+  if (check.type === 'command_output') checkRegex(check.expect.matches, ['expect', 'matches']);
+  return problems;
+}
+
+/** A check that expects nothing: file_contains without contains or pattern, an empty expect. */
+function emptyExpectations(list: CheckList, check: Check, i: number): Problem[] {
+  const { file } = list;
+  const problems: Problem[] = [];
+  if (check.type === 'file_contains' && check.contains === undefined && check.pattern === undefined) {
+    problems.push(problem(file, lineIn(list, i), 'field-missing', `${pathText(keyIn(list, i))} (file_contains) needs "contains" or "pattern"`));
   }
+  if (check.type === 'command_output' && Object.keys(check.expect).length === 0) {
+    problems.push(
+      problem(
+        file,
+        lineIn(list, i, 'expect'),
+        'field-value',
+        `${pathText(keyIn(list, i, 'expect'))} is empty; say what the output must hold: exit_code, contains or matches`,
+      ),
+    );
+  }
+  if (check.type === 'api_response' && Object.keys(check.expect).length === 0) {
+    problems.push(
+      problem(
+        file,
+        lineIn(list, i, 'expect'),
+        'field-value',
+        `${pathText(keyIn(list, i, 'expect'))} is empty; say what the answer must hold: status, body_contains or json`,
+      ),
+    );
+  }
+  if (check.type === 'ui_navigation' && Object.keys(check.expect).length === 0) {
+    problems.push(
+      problem(
+        file,
+        lineIn(list, i, 'expect'),
+        'field-value',
+        `${pathText(keyIn(list, i, 'expect'))} is empty; say where navigation must end: url, selector or text`,
+      ),
+    );
+  }
+  return problems;
+}
+
+/** A command that succeeds whatever the work did (a warning). */
+function trivialCommand(list: CheckList, check: Check, i: number): Problem | undefined {
+  if (!('command' in check) || !isTrivialCommand(check.command)) return undefined;
+  return problem(
+    list.file,
+    lineIn(list, i, 'command'),
+    'vacuous-plan',
+    `${pathText(keyIn(list, i, 'command'))} "${check.command}" succeeds whatever the work did; run something that can fail`,
+    'warning',
+  );
+}
+
+/** A request or page at a relative URL when nothing serves the plan. */
+function unservedTarget(list: CheckList, check: Check, i: number, serve: Serve | undefined): Problem | undefined {
+  const target = check.type === 'api_response' ? check.request.split(' ')[1]! : 'url' in check ? check.url : undefined;
+  if (target === undefined || /^https?:\/\//.test(target) || serve) return undefined;
+  return problem(
+    list.file,
+    lineIn(list, i, check.type === 'api_response' ? 'request' : 'url'),
+    'needs-server',
+    `${pathText(keyIn(list, i))} (${check.type}) calls "${target}" but nothing serves it; add serve: { command: "npm start", url: "http://127.0.0.1:3000" } or use an absolute URL`,
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseFrontmatter } from '../../core/spec/frontmatter.js';
+import { parseFrontmatter, type LineMap } from '../../core/spec/frontmatter.js';
 import { frontmatterText } from './frontmatter-text.js';
 import { gsdTasks, type GsdTask } from './gsd-tasks.js';
 import { importProblem, type ImportProblem } from './import-problem.js';
@@ -6,7 +6,7 @@ import { rewriteMachinePaths } from './machine-paths.js';
 import { machineIncludes } from './references.js';
 import { fromGsdPlan, gsdTitle } from './plan.js';
 import { failableCommand } from './failable-command.js';
-import { verifyFindings } from './verify-command.js';
+import { verifyFindings, type VerifyFinding } from './verify-command.js';
 
 /** GSD keys `fromGsdPlan` maps onto harness's own; the rest are kept under `metadata.gsd`. */
 const MAPPED = new Set([
@@ -97,6 +97,35 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
   if ('plan_id' in data) return { text, problems: [], gsdIncludes: 0 };
   const problems: ImportProblem[] = [];
 
+  const mapped = placedFrontmatter(data, lines, body, at);
+  const mustPass = Array.isArray(mapped.must_pass) ? (mapped.must_pass as Record<string, unknown>[]) : [];
+  const reading: TaskReading = {
+    file,
+    at,
+    mapped,
+    bodyLine: fm.frontmatter.bodyLine,
+    mustPass,
+    used: new Set(mustPass.map((c) => String(c.id))),
+    checkpoints: new Set<string>(Array.isArray(mapped.checkpoints) ? mapped.checkpoints.map(String) : []),
+    waits: false,
+    problems,
+  };
+  gsdTasks(body).forEach((task, n) => readTask(reading, task, n));
+  mapped.must_pass = mustPass;
+  if (reading.checkpoints.size > 0) mapped.checkpoints = ['decision', 'verification', 'action'].filter((k) => reading.checkpoints.has(k));
+  if (mapped.autonomous === undefined) mapped.autonomous = !reading.waits;
+  if (at.completed !== undefined) mapped.completed = at.completed;
+  keepGsdLeftovers(data, at, mapped);
+
+  const ordered: Record<string, unknown> = {};
+  for (const key of ORDER) if (mapped[key] !== undefined) ordered[key] = mapped[key];
+  const included = machineIncludes(body, at.machineRoot, file, fm.frontmatter.bodyLine);
+  problems.push(...included.problems);
+  return { text: frontmatterText(ordered) + included.body, problems, gsdIncludes: included.gsd };
+}
+
+/** GSD's frontmatter in harness's keys, placed: its id, a title, its dependencies with the phase order, files and requirements filled in. */
+function placedFrontmatter(data: Record<string, unknown>, lines: LineMap, body: string, at: PlanPlacement): Record<string, unknown> {
   // Plans from before GSD wrote frontmatter say where they are only through their path.
   const gsd: Record<string, unknown> = { ...data, phase: data.phase ?? at.dir, plan: data.plan ?? at.plan };
   const { data: mapped } = fromGsdPlan(gsd, lines, body);
@@ -105,105 +134,135 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
   mapped.depends_on = [...at.dependsOn, ...at.phaseOrder.filter((d) => !at.dependsOn.includes(d))];
   if (mapped.files_modified === undefined) mapped.files_modified = [];
   if ((!Array.isArray(mapped.requirements) || mapped.requirements.length === 0) && at.roadmapRequirements) mapped.requirements = at.roadmapRequirements;
+  return mapped;
+}
 
-  const tasks = gsdTasks(body);
-  const mustPass = Array.isArray(mapped.must_pass) ? (mapped.must_pass as Record<string, unknown>[]) : [];
-  const used = new Set(mustPass.map((c) => String(c.id)));
-  const checkpoints = new Set<string>(Array.isArray(mapped.checkpoints) ? mapped.checkpoints.map(String) : []);
-  let waits = false;
-  tasks.forEach((task, n) => {
-    if (task.type.startsWith('checkpoint:')) {
-      waits = true;
-      const kind = CHECKPOINT_KIND[task.type];
-      if (kind) checkpoints.add(kind);
-      else {
-        checkpoints.add('verification');
-        mustPass.push(humanCheck(task, uniqueId(used, `human-${slug(task.name ?? `task-${n + 1}`)}`)));
-      }
-      return;
+/** What the plan's GSD tasks add up to as they are read, in order: checks, checkpoint kinds, whether one waits for a person, problems. */
+interface TaskReading {
+  file: string;
+  at: PlanPlacement;
+  /** The frontmatter mapped so far: the plan's files, that a `<verify>` may name. */
+  mapped: Record<string, unknown>;
+  /** The file line the body starts on: a task's lines are the body's. */
+  bodyLine: number;
+  mustPass: Record<string, unknown>[];
+  /** Check ids taken. */
+  used: Set<string>;
+  checkpoints: Set<string>;
+  waits: boolean;
+  problems: ImportProblem[];
+}
+
+/** The task's `<verify>`, as its checks and problems name it: the task, its line, a fresh check id, a description. */
+interface TaskVerify {
+  where: string;
+  line: number;
+  id: () => string;
+  description: { description?: string };
+}
+
+/** One GSD task: a checkpoint (a checkpoint kind, or a human check), or its `<verify>` turned into checks. */
+function readTask(r: TaskReading, task: GsdTask, n: number): void {
+  if (task.type.startsWith('checkpoint:')) {
+    r.waits = true;
+    const kind = CHECKPOINT_KIND[task.type];
+    if (kind) r.checkpoints.add(kind);
+    else {
+      r.checkpoints.add('verification');
+      r.mustPass.push(humanCheck(task, uniqueId(r.used, `human-${slug(task.name ?? `task-${n + 1}`)}`)));
     }
-    if (task.verify === undefined) return;
-    const where = task.name ? `"${task.name}"` : `task ${n + 1}`;
-    const line = fm.frontmatter.bodyLine + task.line - 1;
-    const id = () => uniqueId(used, `verify-${slug(task.name ?? `task-${n + 1}`)}`);
-    const description = task.name ? { description: `GSD <verify> of ${task.name}` } : {};
-    const findings = verifyFindings(task.verify);
-    const unchecked = findings.filter((f) => f.kind === 'unchecked');
-    if (unchecked.length > 0) {
-      const said = unchecked
-        .map(
-          (f) =>
-            `"${f.text.length > 160 ? `${f.text.slice(0, 157)}...` : f.text}"${f.command ? ` (its command \`${f.command}\` is checked by its exit status alone)` : ''}`,
-        )
-        .join('; ');
-      problems.push(
-        importProblem(
-          file,
-          line,
-          'unchecked-verify',
-          `${where}: its <verify> says ${said}, which harness does not turn into a check from the words; write it in must_pass (a command_output with expect.contains, a file_contains, or a human check)`,
-          'warning',
-        ),
-      );
-    }
-    for (const finding of findings) {
-      if (finding.kind === 'unchecked') continue;
-      if (finding.kind === 'content') {
-        const path = planFile(finding.file, mapped);
-        if (path === undefined) continue;
-        mustPass.push(
-          finding.absent
-            ? {
-                id: id(),
-                type: 'command_output',
-                command: `! grep -qF -e ${shellQuote(finding.text)} -- ${shellQuote(path)}`,
-                ...description,
-                expect: { exit_code: 0 },
-              }
-            : { id: id(), type: 'file_contains', path, contains: finding.text, ...description },
-        );
-        continue;
-      }
-      const rewritten = rewriteMachinePaths(finding.command, at.machineRoot);
-      if (rewritten.foreign.length > 0) {
-        problems.push(
-          importProblem(
-            file,
-            line,
-            'machine-path',
-            `${where}: its <verify> command names ${rewritten.foreign.join(', ')}, a path on the author's machine outside the repository, so it was not made a check; rewrite it relative to the repository root and add it to must_pass`,
-            'warning',
-          ),
-        );
-        continue;
-      }
-      const command = failableCommand(rewritten.command);
-      if (command === undefined) {
-        problems.push(
-          importProblem(
-            file,
-            line,
-            'vacuous-verify',
-            `${where}: its <verify> command \`${rewritten.command}\` cannot fail as written (its status is echo's or a display trim's), so it was not made a check`,
-            'warning',
-          ),
-        );
-        continue;
-      }
-      mustPass.push({
-        id: id(),
-        type: 'command_output',
-        command,
-        ...description,
-        expect: { exit_code: 0, ...(finding.contains !== undefined ? { contains: finding.contains } : {}) },
-      });
-    }
+    return;
+  }
+  if (task.verify === undefined) return;
+  const site: TaskVerify = {
+    where: task.name ? `"${task.name}"` : `task ${n + 1}`,
+    line: r.bodyLine + task.line - 1,
+    id: () => uniqueId(r.used, `verify-${slug(task.name ?? `task-${n + 1}`)}`),
+    description: task.name ? { description: `GSD <verify> of ${task.name}` } : {},
+  };
+  const findings = verifyFindings(task.verify);
+  const unchecked = findings.filter((f) => f.kind === 'unchecked');
+  if (unchecked.length > 0) r.problems.push(uncheckedProblem(r.file, site, unchecked));
+  for (const finding of findings) {
+    if (finding.kind === 'unchecked') continue;
+    if (finding.kind === 'content') contentCheck(r, site, finding);
+    else commandCheck(r, site, finding);
+  }
+}
+
+/** The words of a `<verify>` that are not a check, as a warning: harness does not guess a check from them. */
+function uncheckedProblem(file: string, site: TaskVerify, unchecked: readonly Extract<VerifyFinding, { kind: 'unchecked' }>[]): ImportProblem {
+  const said = unchecked
+    .map(
+      (f) =>
+        `"${f.text.length > 160 ? `${f.text.slice(0, 157)}...` : f.text}"${f.command ? ` (its command \`${f.command}\` is checked by its exit status alone)` : ''}`,
+    )
+    .join('; ');
+  return importProblem(
+    file,
+    site.line,
+    'unchecked-verify',
+    `${site.where}: its <verify> says ${said}, which harness does not turn into a check from the words; write it in must_pass (a command_output with expect.contains, a file_contains, or a human check)`,
+    'warning',
+  );
+}
+
+/** A `<verify>` that a file holds (or lacks) some text: a check of one of the plan's files, when it names one. */
+function contentCheck(r: TaskReading, site: TaskVerify, finding: Extract<VerifyFinding, { kind: 'content' }>): void {
+  const path = planFile(finding.file, r.mapped);
+  if (path === undefined) return;
+  r.mustPass.push(
+    finding.absent
+      ? {
+          id: site.id(),
+          type: 'command_output',
+          command: `! grep -qF -e ${shellQuote(finding.text)} -- ${shellQuote(path)}`,
+          ...site.description,
+          expect: { exit_code: 0 },
+        }
+      : { id: site.id(), type: 'file_contains', path, contains: finding.text, ...site.description },
+  );
+}
+
+/** A `<verify>` command: a command check, unless it names the author's machine or cannot fail (a warning each). */
+function commandCheck(r: TaskReading, site: TaskVerify, finding: Extract<VerifyFinding, { kind: 'command' }>): void {
+  const rewritten = rewriteMachinePaths(finding.command, r.at.machineRoot);
+  if (rewritten.foreign.length > 0) {
+    r.problems.push(
+      importProblem(
+        r.file,
+        site.line,
+        'machine-path',
+        `${site.where}: its <verify> command names ${rewritten.foreign.join(', ')}, a path on the author's machine outside the repository, so it was not made a check; rewrite it relative to the repository root and add it to must_pass`,
+        'warning',
+      ),
+    );
+    return;
+  }
+  const command = failableCommand(rewritten.command);
+  if (command === undefined) {
+    r.problems.push(
+      importProblem(
+        r.file,
+        site.line,
+        'vacuous-verify',
+        `${site.where}: its <verify> command \`${rewritten.command}\` cannot fail as written (its status is echo's or a display trim's), so it was not made a check`,
+        'warning',
+      ),
+    );
+    return;
+  }
+  r.mustPass.push({
+    id: site.id(),
+    type: 'command_output',
+    command,
+    ...site.description,
+    expect: { exit_code: 0, ...(finding.contains !== undefined ? { contains: finding.contains } : {}) },
   });
-  mapped.must_pass = mustPass;
-  if (checkpoints.size > 0) mapped.checkpoints = ['decision', 'verification', 'action'].filter((k) => checkpoints.has(k));
-  if (mapped.autonomous === undefined) mapped.autonomous = !waits;
-  if (at.completed !== undefined) mapped.completed = at.completed;
+}
 
+/** GSD keys harness does not read, GSD's own id when it differs and the phase order added, under `metadata.gsd`. */
+function keepGsdLeftovers(data: Record<string, unknown>, at: PlanPlacement, mapped: Record<string, unknown>): void {
   const kept = leftovers(data);
   if (at.gsdId !== at.id) kept.id = at.gsdId;
   if (at.phaseOrder.length > 0) kept.phase_order = at.phaseOrder;
@@ -211,12 +270,6 @@ export function importPlan(file: string, text: string, at: PlanPlacement): Impor
     const metadata = isRecord(mapped.metadata) ? mapped.metadata : {};
     mapped.metadata = { ...metadata, gsd: kept };
   }
-
-  const ordered: Record<string, unknown> = {};
-  for (const key of ORDER) if (mapped[key] !== undefined) ordered[key] = mapped[key];
-  const included = machineIncludes(body, at.machineRoot, file, fm.frontmatter.bodyLine);
-  problems.push(...included.problems);
-  return { text: frontmatterText(ordered) + included.body, problems, gsdIncludes: included.gsd };
 }
 
 /** The plan's file a `<verify>` names ("App.tsx"): the one of its files with that path, or with that name when only one has it. */

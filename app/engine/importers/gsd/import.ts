@@ -4,7 +4,7 @@ import { readDependencies, phaseKey, type DependencyLookup } from './gsd-depende
 import { comparePaths, importPath, phaseDocTarget, type GsdFileKind, type GsdPhaseDir, type GsdPlanKey } from './import-path.js';
 import { importPlan } from './import-plan.js';
 import { importProblem, type ImportProblem } from './import-problem.js';
-import { importRoadmap, roadmapPhaseIds } from './import-roadmap.js';
+import { importRoadmap, roadmapPhaseIds, type ImportedRoadmap } from './import-roadmap.js';
 import { cdTargets, machinePaths, machineRoot, type MachineRoot } from './machine-paths.js';
 import { phaseOrder } from './phase-order.js';
 import { rewriteReferences } from './references.js';
@@ -101,88 +101,162 @@ interface PlacedPlan {
  * plan and is not imported is an error: nothing is dropped silently.
  */
 export function importGsd(input: readonly GsdFile[], options: ImportOptions): GsdImport {
-  const problems: ImportProblem[] = [];
-  const skipped: SkippedFile[] = [];
+  const run: GsdRun = { options, problems: [], skipped: [], files: [], renumbered: [] };
+  const { problems, skipped, files } = run;
   if (!SPEC_ID.test(options.specId)) {
     problems.push(importProblem('.', 1, 'spec-id', `spec id "${options.specId}" must look like SPC-001 (capital letters, "-", digits)`));
   }
 
-  const mapped: Mapped[] = [];
-  const dirs = new Map<string, GsdPhaseDir>();
   const sources = [...input].map((f) => ({ path: f.path, text: normalize(f.text) })).sort((a, b) => comparePaths(a.path, b.path));
+  const dirs = new Map<string, GsdPhaseDir>();
+  const mapped: Mapped[] = [];
   for (const source of sources) {
-    const where = importPath(source.path);
-    if (where.kind === 'skip') {
-      skipped.push({ path: source.path, reason: where.reason });
-      if (where.plan)
-        problems.push(importProblem(source.path, 1, 'plan-not-imported', `${source.path} looks like a plan but was not imported: ${where.reason}`));
-      continue;
-    }
-    if (where.kind === 'phase-document') {
-      // A plan GSD would run has frontmatter; a document that only has "PLAN" in its name is kept for people to read.
-      if (/^---\r?\n/.test(source.text)) {
-        const reason = `a plan name harness cannot read: name it ${where.phase!.id}-NN-PLAN.md (NN the plan number, optionally with a letter: ${where.phase!.id}-02A-PLAN.md)`;
-        skipped.push({ path: source.path, reason });
-        problems.push(importProblem(source.path, 1, 'plan-not-imported', `${source.path} looks like a plan but was not imported: ${reason}`));
-        continue;
-      }
-      problems.push(
-        importProblem(
-          source.path,
-          1,
-          'phase-document',
-          `${source.path} is named like a plan but is none (no frontmatter, not NN-MM-PLAN.md): kept as a document of its phase, ${where.target}, which no run executes; if it is a plan, give it GSD's frontmatter and name it ${where.phase!.id}-NN-PLAN.md`,
-          'warning',
-        ),
-      );
-    }
-    const m: Mapped = { source, kind: where.kind, target: 'target' in where ? where.target : '' };
-    if (where.phase) {
-      m.phase = where.phase;
-      if (!dirs.has(where.phase.source)) dirs.set(where.phase.source, where.phase);
-    }
-    if ('key' in where) m.key = where.key;
-    mapped.push(m);
+    const m = mapSource(run, source, dirs);
+    if (m) mapped.push(m);
   }
-
   const byKind = (kind: GsdFileKind) => mapped.find((m) => m.kind === kind);
   const project = byKind('project');
   const roadmapSource = byKind('roadmap');
-  const empty = { renumbered: [], order: { phaseOrder: !options.declaredOnly, added: 0 }, completed: [], references: 0, gsdIncludes: { lines: 0, plans: 0 } };
-  if (mapped.length === 0) {
-    problems.push(
-      importProblem('.', 1, 'not-gsd', 'no GSD files here (PROJECT.md, ROADMAP.md, phases/NN-name/NN-MM-PLAN.md): point at a GSD .planning directory'),
-    );
-    return { id: options.specId, title: options.specId, files: [], skipped, problems, ...empty };
-  }
+  if (mapped.length === 0) return notGsd(run);
 
-  // Phase ids first: every plan id, dependency and target depends on them.
+  const phases = placePhases(run, dirs, roadmapSource);
+  const roadmap = writeRoadmap(run, roadmapSource, dirs, phases.phaseIdOf);
+  const plans = placePlans(mapped, phases.phaseIdOf, run.renumbered);
+  resolveDependencies(run, plans);
+  const added = options.declaredOnly
+    ? new Map<string, string[]>()
+    : phaseOrder(
+        plans.map((p) => ({ id: p.id, phase: p.phase, dependsOn: p.dependsOn })),
+        [...new Set(phases.phaseIdOf.values())],
+      );
+  const summaries = placeSummaries(run, mapped, plans, phases.harnessDir);
+  const root = repositoryRoot(plans);
+  const imported = writePlans(run, plans, summaries, { added, root, requirements: roadmap.requirements });
+  placeDocuments(run, mapped, phases);
+  const title = writeSpecMd(run, project, roadmapSource);
+
+  const { written, references } = rewriteNames(run, dedupe(files, skipped, problems), sources);
+  skipped.sort((a, b) => comparePaths(a.path, b.path));
+  problems.sort((a, b) => comparePaths(a.file, b.file) || a.line - b.line);
+  const result: GsdImport = {
+    id: options.specId,
+    title,
+    files: written,
+    skipped,
+    problems,
+    renumbered: run.renumbered,
+    order: { phaseOrder: !options.declaredOnly, added: [...added.values()].reduce((n, l) => n + l.length, 0) },
+    completed: imported.completed.sort(),
+    references,
+    gsdIncludes: imported.gsdIncludes,
+  };
+  if (root) result.machineRoot = root;
+  return result;
+}
+
+/** The import under way: its options, and what it has found and written so far. */
+interface GsdRun {
+  options: ImportOptions;
+  problems: ImportProblem[];
+  skipped: SkippedFile[];
+  /** The files written, ROADMAP.md first, SPEC.md put before it last. */
+  files: ImportedFile[];
+  renumbered: Renumbered[];
+}
+
+/** Where the phases land: GSD's phase id → harness's, and GSD's phase directory → harness's. */
+interface PlacedPhases {
+  phaseIdOf: ReadonlyMap<string, string>;
+  harnessDir: ReadonlyMap<string, string>;
+}
+
+/**
+ * A source's place in the spec, or undefined when it is skipped (with the reason; one that looks
+ * like a plan is an error). The phase directory it is in is recorded in `dirs`.
+ */
+function mapSource(run: GsdRun, source: GsdFile, dirs: Map<string, GsdPhaseDir>): Mapped | undefined {
+  const { problems, skipped } = run;
+  const where = importPath(source.path);
+  if (where.kind === 'skip') {
+    skipped.push({ path: source.path, reason: where.reason });
+    if (where.plan) problems.push(importProblem(source.path, 1, 'plan-not-imported', `${source.path} looks like a plan but was not imported: ${where.reason}`));
+    return undefined;
+  }
+  if (where.kind === 'phase-document') {
+    // A plan GSD would run has frontmatter; a document that only has "PLAN" in its name is kept for people to read.
+    if (/^---\r?\n/.test(source.text)) {
+      const reason = `a plan name harness cannot read: name it ${where.phase!.id}-NN-PLAN.md (NN the plan number, optionally with a letter: ${where.phase!.id}-02A-PLAN.md)`;
+      skipped.push({ path: source.path, reason });
+      problems.push(importProblem(source.path, 1, 'plan-not-imported', `${source.path} looks like a plan but was not imported: ${reason}`));
+      return undefined;
+    }
+    problems.push(
+      importProblem(
+        source.path,
+        1,
+        'phase-document',
+        `${source.path} is named like a plan but is none (no frontmatter, not NN-MM-PLAN.md): kept as a document of its phase, ${where.target}, which no run executes; if it is a plan, give it GSD's frontmatter and name it ${where.phase!.id}-NN-PLAN.md`,
+        'warning',
+      ),
+    );
+  }
+  const m: Mapped = { source, kind: where.kind, target: 'target' in where ? where.target : '' };
+  if (where.phase) {
+    m.phase = where.phase;
+    if (!dirs.has(where.phase.source)) dirs.set(where.phase.source, where.phase);
+  }
+  if ('key' in where) m.key = where.key;
+  return m;
+}
+
+/** The import of a tree with no GSD file in it: nothing written, and why. */
+function notGsd(run: GsdRun): GsdImport {
+  const { options, problems, skipped } = run;
+  const empty = { renumbered: [], order: { phaseOrder: !options.declaredOnly, added: 0 }, completed: [], references: 0, gsdIncludes: { lines: 0, plans: 0 } };
+  problems.push(
+    importProblem('.', 1, 'not-gsd', 'no GSD files here (PROJECT.md, ROADMAP.md, phases/NN-name/NN-MM-PLAN.md): point at a GSD .planning directory'),
+  );
+  return { id: options.specId, title: options.specId, files: [], skipped, problems, ...empty };
+}
+
+/** Phase ids first: every plan id, dependency and target depends on them. Those harness cannot keep are renumbered. */
+function placePhases(run: GsdRun, dirs: ReadonlyMap<string, GsdPhaseDir>, roadmapSource: Mapped | undefined): PlacedPhases {
   const gsdPhaseIds = [...[...dirs.values()].map((d) => d.id), ...roadmapPhaseIds(roadmapSource?.source.text)];
   const phaseIdOf = phaseIds(gsdPhaseIds);
-  const renumbered: Renumbered[] = [];
   const harnessDir = new Map<string, string>();
   for (const dir of dirs.values()) {
     const id = phaseIdOf.get(dir.id)!;
     const slug = dir.dir.replace(/^[^-]*-?/, '');
     harnessDir.set(dir.source, slug ? `${id}-${slug}` : id);
-    if (id !== dir.id) renumbered.push({ from: `phase ${dir.id}`, to: `phase ${id}`, path: `phases/${dir.source}` });
+    if (id !== dir.id) run.renumbered.push({ from: `phase ${dir.id}`, to: `phase ${id}`, path: `phases/${dir.source}` });
   }
+  return { phaseIdOf, harnessDir };
+}
 
-  const files: ImportedFile[] = [];
+/** ROADMAP.md in harness's form (written from the phase directories when GSD's is missing). */
+function writeRoadmap(
+  run: GsdRun,
+  roadmapSource: Mapped | undefined,
+  dirs: ReadonlyMap<string, GsdPhaseDir>,
+  phaseIdOf: ReadonlyMap<string, string>,
+): ImportedRoadmap {
   const roadmap = importRoadmap(roadmapSource?.source.text, [...dirs.values()], phaseIdOf);
-  problems.push(...roadmap.problems);
+  run.problems.push(...roadmap.problems);
   if (!roadmapSource) {
-    problems.push(importProblem('ROADMAP.md', 1, 'file-missing', 'no ROADMAP.md; one was written with the phases found under phases/', 'warning'));
+    run.problems.push(importProblem('ROADMAP.md', 1, 'file-missing', 'no ROADMAP.md; one was written with the phases found under phases/', 'warning'));
   }
-  files.push({ path: 'ROADMAP.md', text: roadmap.text, from: roadmapSource?.source.path ?? null });
+  run.files.push({ path: 'ROADMAP.md', text: roadmap.text, from: roadmapSource?.source.path ?? null });
+  return roadmap;
+}
 
-  const plans = placePlans(mapped, phaseIdOf, renumbered);
+/** Each plan's depends_on read as harness ids; those that name no plan of the tree are left out, with an error. */
+function resolveDependencies(run: GsdRun, plans: readonly PlacedPlan[]): void {
   const lookup = dependencyLookup(plans);
   for (const plan of plans) {
     const deps = readDependencies(plan.data.depends_on, plan.m.phase!.id, lookup);
     plan.dependsOn = deps.ids.filter((d) => d !== plan.id);
     for (const raw of deps.unresolved) {
-      problems.push(
+      run.problems.push(
         importProblem(
           plan.m.source.path,
           1,
@@ -192,14 +266,10 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
       );
     }
   }
-  const added = options.declaredOnly
-    ? new Map<string, string[]>()
-    : phaseOrder(
-        plans.map((p) => ({ id: p.id, phase: p.phase, dependsOn: p.dependsOn })),
-        [...new Set(phaseIdOf.values())],
-      );
+}
 
-  // Summaries: done plans, and summaries with no plan.
+/** Summaries: each placed beside its plan (the first one of a plan is the plan's), or kept apart when it has no plan. */
+function placeSummaries(run: GsdRun, mapped: readonly Mapped[], plans: readonly PlacedPlan[], harnessDir: ReadonlyMap<string, string>): Map<string, Mapped> {
   const summaries = new Map<string, Mapped>();
   for (const m of mapped.filter((x) => x.kind === 'summary')) {
     const plan = plans.find((p) => p.m.phase!.source === m.phase!.source && p.m.key!.text === m.key!.text);
@@ -207,7 +277,7 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     if (!plan) {
       // Prefixed: GSD's number may be another harness plan's id.
       m.target = `execution/phases/${dir}/gsd-${m.source.path.slice(m.source.path.lastIndexOf('/') + 1)}`;
-      problems.push(
+      run.problems.push(
         importProblem(
           m.source.path,
           1,
@@ -221,8 +291,12 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     m.target = `execution/phases/${dir}/${plan.id}-SUMMARY.md`;
     if (!summaries.has(plan.id)) summaries.set(plan.id, m);
   }
+  return summaries;
+}
 
-  const root = machineRoot(
+/** Where the repository was on the author's machine, as the plans' paths, files and `cd`s tell. */
+function repositoryRoot(plans: readonly PlacedPlan[]): MachineRoot | undefined {
+  return machineRoot(
     plans.flatMap((p) => machinePaths(p.m.source.text)),
     // `.planning` too: an @-include of /Users/d/app/.planning/PROJECT.md says where the repository was.
     new Set([
@@ -231,29 +305,27 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     ]),
     plans.flatMap((p) => cdTargets(p.m.source.text)),
   );
+}
 
+/** What every plan's placement shares: the phase order added, the machine root, the roadmap's requirements by phase. */
+interface PlanContext {
+  added: ReadonlyMap<string, string[]>;
+  root: MachineRoot | undefined;
+  requirements: ReadonlyMap<string, string[]>;
+}
+
+/** Each plan rewritten in harness's form (done, when its summary says so); the plans done and the GSD @-includes dropped. */
+function writePlans(
+  run: GsdRun,
+  plans: readonly PlacedPlan[],
+  summaries: ReadonlyMap<string, Mapped>,
+  { added, root, requirements }: PlanContext,
+): Pick<GsdImport, 'completed' | 'gsdIncludes'> {
   const completed: string[] = [];
   const gsdIncludes = { lines: 0, plans: 0 };
   for (const plan of plans) {
-    const summary = summaries.get(plan.id);
-    let done: string | undefined;
-    if (summary) {
-      const status = summaryStatus(summary.source.text);
-      if (status.done) {
-        done = status.completed;
-        completed.push(plan.id);
-      } else {
-        problems.push(
-          importProblem(
-            summary.source.path,
-            1,
-            'summary-not-done',
-            `${summary.source.path} does not report plan ${plan.gsdId} done (${status.reason}); ${plan.id} was imported as not done and harness run will run it`,
-            'warning',
-          ),
-        );
-      }
-    }
+    const done = doneBySummary(run, plan, summaries.get(plan.id));
+    if (done !== undefined) completed.push(plan.id);
     const placement = {
       id: plan.id,
       gsdId: plan.gsdId,
@@ -263,17 +335,38 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
       phaseOrder: added.get(plan.id) ?? [],
       ...(done === undefined ? {} : { completed: done }),
       ...(root === undefined ? {} : { machineRoot: root.root }),
-      ...(roadmap.requirements.has(plan.id.split('-')[0]!) ? { roadmapRequirements: roadmap.requirements.get(plan.id.split('-')[0]!)! } : {}),
+      ...(requirements.has(plan.id.split('-')[0]!) ? { roadmapRequirements: requirements.get(plan.id.split('-')[0]!)! } : {}),
     };
     const imported = importPlan(plan.m.source.path, plan.m.source.text, placement);
-    problems.push(...imported.problems);
+    run.problems.push(...imported.problems);
     if (imported.gsdIncludes > 0) {
       gsdIncludes.lines += imported.gsdIncludes;
       gsdIncludes.plans++;
     }
-    files.push({ path: plan.m.target, text: imported.text, from: plan.m.source.path });
+    run.files.push({ path: plan.m.target, text: imported.text, from: plan.m.source.path });
   }
+  return { completed, gsdIncludes };
+}
 
+/** When the plan's summary reports it done, the date it gives; a summary that does not is a warning. */
+function doneBySummary(run: GsdRun, plan: PlacedPlan, summary: Mapped | undefined): string | undefined {
+  if (!summary) return undefined;
+  const status = summaryStatus(summary.source.text);
+  if (status.done) return status.completed;
+  run.problems.push(
+    importProblem(
+      summary.source.path,
+      1,
+      'summary-not-done',
+      `${summary.source.path} does not report plan ${plan.gsdId} done (${status.reason}); ${plan.id} was imported as not done and harness run will run it`,
+      'warning',
+    ),
+  );
+  return undefined;
+}
+
+/** Every other file at its place: phase documents under their phase's harness id and directory, the rest where it was mapped. */
+function placeDocuments(run: GsdRun, mapped: readonly Mapped[], { phaseIdOf, harnessDir }: PlacedPhases): void {
   for (const m of mapped) {
     if (m.kind === 'roadmap' || m.kind === 'plan') continue;
     if (m.kind === 'research' || m.kind === 'context' || m.kind === 'verification' || m.kind === 'uat') {
@@ -281,28 +374,33 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     }
     if (m.kind === 'phase-document')
       m.target = `planning/phase-documents/${harnessDir.get(m.phase!.source)!}/${m.source.path.slice(m.source.path.lastIndexOf('/') + 1)}`;
-    files.push({ path: m.target, text: m.source.text, from: m.source.path });
+    run.files.push({ path: m.target, text: m.source.text, from: m.source.path });
   }
+}
 
-  const title = (project && projectTitle(project.source.text)) ?? (roadmapSource && projectTitle(roadmapSource.source.text)) ?? options.specId;
+/** SPEC.md, first, from PROJECT.md (its title and core value) or ROADMAP.md's title; its title. */
+function writeSpecMd(run: GsdRun, project: Mapped | undefined, roadmapSource: Mapped | undefined): string {
+  const title = (project && projectTitle(project.source.text)) ?? (roadmapSource && projectTitle(roadmapSource.source.text)) ?? run.options.specId;
   if (!project) {
-    problems.push(importProblem('PROJECT.md', 1, 'file-missing', `no PROJECT.md; SPEC.md is titled "${title}" — edit it there`, 'warning'));
+    run.problems.push(importProblem('PROJECT.md', 1, 'file-missing', `no PROJECT.md; SPEC.md is titled "${title}" — edit it there`, 'warning'));
   }
   const spec: { id: string; title: string; has: Set<string>; coreValue?: string } = {
-    id: options.specId,
+    id: run.options.specId,
     title,
-    has: new Set(files.map((f) => f.path)),
+    has: new Set(run.files.map((f) => f.path)),
   };
   const value = project && coreValue(project.source.text);
   if (value) spec.coreValue = value;
-  files.unshift({ path: 'SPEC.md', text: specDocument(spec), from: null });
+  run.files.unshift({ path: 'SPEC.md', text: specDocument(spec), from: null });
+  return title;
+}
 
-  const deduped = dedupe(files, skipped, problems);
-  // Each document's names of other GSD files, once every file has its place.
+/** Each document's names of other GSD files, once every file has its place; with how many were rewritten. */
+function rewriteNames(run: GsdRun, deduped: readonly ImportedFile[], sources: readonly GsdFile[]): { written: ImportedFile[]; references: number } {
   const places = {
     written: new Map(deduped.filter((f) => f.from !== null).map((f) => [f.from!, f.path])),
-    skipped: new Map(skipped.map((k) => [k.path, k.reason])),
-    ...(options.specPath === undefined ? {} : { specPath: options.specPath }),
+    skipped: new Map(run.skipped.map((k) => [k.path, k.reason])),
+    ...(run.options.specPath === undefined ? {} : { specPath: run.options.specPath }),
   };
   const sourceOf = new Map(sources.map((f) => [f.path, f.text]));
   let references = 0;
@@ -310,25 +408,10 @@ export function importGsd(input: readonly GsdFile[], options: ImportOptions): Gs
     if (f.from === null) return f;
     const r = rewriteReferences(f.text, f.from, f.path, places, sourceOf.get(f.from));
     references += r.rewritten;
-    problems.push(...r.problems);
+    run.problems.push(...r.problems);
     return { ...f, text: r.text };
   });
-  skipped.sort((a, b) => comparePaths(a.path, b.path));
-  problems.sort((a, b) => comparePaths(a.file, b.file) || a.line - b.line);
-  const result: GsdImport = {
-    id: options.specId,
-    title,
-    files: written,
-    skipped,
-    problems,
-    renumbered,
-    order: { phaseOrder: !options.declaredOnly, added: [...added.values()].reduce((n, l) => n + l.length, 0) },
-    completed: completed.sort(),
-    references,
-    gsdIncludes,
-  };
-  if (root) result.machineRoot = root;
-  return result;
+  return { written, references };
 }
 
 /** Plan ids for every plan file, phase by phase, in GSD's order. */

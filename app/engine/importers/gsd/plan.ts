@@ -132,36 +132,49 @@ export interface GsdConversion {
 
 /** Map GSD frontmatter to harness's form; what cannot be mapped is left for the schema to report. */
 export function fromGsdPlan(data: Record<string, unknown>, lines: LineMap, body: string): GsdConversion {
-  const out: Record<string, unknown> = {};
-  const map = new LineMap(lines.firstLine);
+  const c: Conversion = { data, lines, out: {}, map: new LineMap(lines.firstLine) };
   const phase = gsdPhaseId(data.phase);
+  mapIdAndTitle(c, phase, body);
+
+  if (Array.isArray(data.depends_on)) c.out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
+  else if (data.depends_on !== undefined) c.out.depends_on = data.depends_on;
+  c.map.copy(lines, ['depends_on'], ['depends_on']);
+
+  for (const key of ['files_modified', 'files_read', 'autonomous', 'requirements', 'agent', 'timeout_minutes', 'checkpoints', 'serve', 'metadata']) {
+    if (data[key] !== undefined) {
+      c.out[key] = data[key];
+      c.map.copy(lines, [key], [key]);
+    }
+  }
+
+  mapMustHaves(c);
+  return { data: c.out, lines: c.map };
+}
+
+/** A conversion under way: GSD's frontmatter and its lines in, harness's frontmatter and its lines out. */
+interface Conversion {
+  data: Record<string, unknown>;
+  lines: LineMap;
+  out: Record<string, unknown>;
+  map: LineMap;
+}
+
+/** plan_id from GSD's phase and plan (as written when they are not numbers), the title given or found in the body. */
+function mapIdAndTitle({ data, lines, out, map }: Conversion, phase: string | undefined, body: string): void {
   const plan = two(data.plan);
   out.plan_id = phase && plan ? `${phase}-${plan}` : `${String(data.phase)}-${String(data.plan)}`;
   map.copy(lines, ['plan'], ['plan_id']);
   out.title = typeof data.title === 'string' ? fitTitle(data.title) : (gsdTitle(body, String(out.plan_id)) ?? `Plan ${String(out.plan_id)}`);
   map.copy(lines, ['title'], ['title']);
+}
 
-  if (Array.isArray(data.depends_on)) out.depends_on = data.depends_on.map((d) => gsdDependency(d, phase));
-  else if (data.depends_on !== undefined) out.depends_on = data.depends_on;
-  map.copy(lines, ['depends_on'], ['depends_on']);
-
-  for (const key of ['files_modified', 'files_read', 'autonomous', 'requirements', 'agent', 'timeout_minutes', 'checkpoints', 'serve', 'metadata']) {
-    if (data[key] !== undefined) {
-      out[key] = data[key];
-      map.copy(lines, [key], [key]);
-    }
-  }
-
+/** must_pass as given, then `must_haves`: its truths as truths, its artifacts and key links as checks of those types. */
+function mapMustHaves(c: Conversion): void {
+  const { data, lines, out, map } = c;
   const mustPass: unknown[] = Array.isArray(data.must_pass) ? [...data.must_pass] : [];
   if (Array.isArray(data.must_pass)) map.copy(lines, ['must_pass'], ['must_pass']);
   const mustHaves = (data.must_haves ?? {}) as Record<string, unknown>;
-  const used = new Set<string>(mustPass.map((c) => String((c as { id?: unknown })?.id)));
-  const uniqueId = (wanted: string) => {
-    let id = wanted || 'check';
-    for (let n = 2; used.has(id); n++) id = `${wanted}-${n}`;
-    used.add(id);
-    return id;
-  };
+  const used = new Set<string>(mustPass.map((check) => String((check as { id?: unknown })?.id)));
   if (Array.isArray(mustHaves.truths)) {
     out.truths = mustHaves.truths.map(String);
     map.copy(lines, ['must_haves', 'truths'], ['truths']);
@@ -169,37 +182,45 @@ export function fromGsdPlan(data: Record<string, unknown>, lines: LineMap, body:
   if (Array.isArray(mustHaves.artifacts)) {
     mustHaves.artifacts.forEach((a: GsdArtifact, j) => {
       const index = mustPass.length;
-      const check: Record<string, unknown> = {
-        id: uniqueId(`artifact-${slug(String(a?.path ?? j + 1))}`),
-        type: 'artifact',
-        path: a?.path,
-      };
-      if (a?.provides !== undefined) check.provides = a.provides;
-      if (a?.min_lines !== undefined) check.min_lines = a.min_lines;
-      if (a?.exports !== undefined) check.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
-      if (a?.contains !== undefined) check.contains = a.contains;
-      mustPass.push(check);
+      mustPass.push(artifactCheck(a, uniqueCheckId(used, `artifact-${slug(String(a?.path ?? j + 1))}`)));
       map.copy(lines, ['must_haves', 'artifacts', j], ['must_pass', index]);
     });
   }
   if (Array.isArray(mustHaves.key_links)) {
     mustHaves.key_links.forEach((k: GsdKeyLink, j) => {
       const index = mustPass.length;
-      const check: Record<string, unknown> = {
-        id: uniqueId(`link-${slug(String(k?.from ?? j + 1))}`),
-        type: 'key_link',
-        from: k?.from,
-        to: k?.to,
-      };
-      if (k?.via !== undefined) check.via = k.via;
-      if (k?.pattern !== undefined) check.pattern = k.pattern;
-      mustPass.push(check);
+      mustPass.push(keyLinkCheck(k, uniqueCheckId(used, `link-${slug(String(k?.from ?? j + 1))}`)));
       map.copy(lines, ['must_haves', 'key_links', j], ['must_pass', index]);
     });
   }
   out.must_pass = mustPass;
   if (!map.has(['must_pass'])) map.copy(lines, ['must_haves'], ['must_pass']);
-  return { data: out, lines: map };
+}
+
+/** `wanted` (or "check"), numbered when it is taken; taken from then on. */
+function uniqueCheckId(used: Set<string>, wanted: string): string {
+  let id = wanted || 'check';
+  for (let n = 2; used.has(id); n++) id = `${wanted}-${n}`;
+  used.add(id);
+  return id;
+}
+
+/** A GSD artifact as an `artifact` check. */
+function artifactCheck(a: GsdArtifact, id: string): Record<string, unknown> {
+  const check: Record<string, unknown> = { id, type: 'artifact', path: a?.path };
+  if (a?.provides !== undefined) check.provides = a.provides;
+  if (a?.min_lines !== undefined) check.min_lines = a.min_lines;
+  if (a?.exports !== undefined) check.exports = Array.isArray(a.exports) ? a.exports : [a.exports];
+  if (a?.contains !== undefined) check.contains = a.contains;
+  return check;
+}
+
+/** A GSD key link as a `key_link` check. */
+function keyLinkCheck(k: GsdKeyLink, id: string): Record<string, unknown> {
+  const check: Record<string, unknown> = { id, type: 'key_link', from: k?.from, to: k?.to };
+  if (k?.via !== undefined) check.via = k.via;
+  if (k?.pattern !== undefined) check.pattern = k.pattern;
+  return check;
 }
 
 /** GSD's plan form, read wherever harness reads plans (engine/importers/dialects.ts). */

@@ -7,13 +7,12 @@ import { capsuleFor } from '../engine/knowledge/genes/capsule-record.js';
 import type { LevelResult } from '../engine/core/verify/levels.js';
 import { readAttemptHistory } from '../engine/lifecycle/history.js';
 import type { AttemptHistory } from '../engine/lifecycle/signals.js';
-import type { Gateway } from '../gateway/gateway.js';
 import { GitHubError } from '../gateway/github-error.js';
 import type { GitHubRequest, Repo } from '../gateway/request.js';
 import { gateway } from '../gateway/gateway.js';
 import { makeSafe, secretValues, type SafetyOptions } from '../machine/content-safety.js';
 import { loadTemplate } from '../machine/templates.js';
-import type { WorkerRun } from './worker-run.js';
+import type { KnowledgeForge, WorkerRun } from './worker-run.js';
 
 /** What capture needs of a run: a plan's run, or a planning command's, which knows its spec only by id. */
 export type CaptureRun = Omit<WorkerRun, 'spec' | 'specPath'> & { spec: { id: string } };
@@ -24,9 +23,6 @@ export type CaptureRun = Omit<WorkerRun, 'spec' | 'specPath'> & { spec: { id: st
  * knowledge repository the config names. Never blocking: whatever goes wrong is a warning in
  * the job log and a note in its summary, and the plan's outcome stands.
  */
-
-/** What the worker asks of the repository that keeps the knowledge. */
-export type KnowledgeForge = Pick<Gateway, 'repo' | 'appendKnowledge' | 'fileText' | 'branchSha' | 'repository'>;
 
 /** The knowledge forge over the job's client for a repository (its errors name the `permissions:` to grant). */
 export function knowledgeForge(request: GitHubRequest, repo: Repo): KnowledgeForge {

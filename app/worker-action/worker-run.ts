@@ -6,12 +6,14 @@ import { HarnessError } from '../engine/core/error.js';
 import type { Spec } from '../engine/core/spec/model.js';
 import type { VerificationReport } from '../engine/core/verify/levels.js';
 import type { WorkerInputs } from './inputs.js';
-import type { KnowledgeForge } from './capture.js';
 import type { WorkerLog } from './job-log.js';
 import type { CheckOwner } from './live-check.js';
 import type { RemoteAccess } from './checkout.js';
 import { gateway, type Gateway } from '../gateway/gateway.js';
 import type { GitHubRequest, Repo } from '../gateway/request.js';
+
+/** What the worker asks of the repository that keeps the knowledge (capture.ts). */
+export type KnowledgeForge = Pick<Gateway, 'repo' | 'appendKnowledge' | 'fileText' | 'branchSha' | 'repository'>;
 
 /** A worker run: what it is given, what it reads first, and how it ends. */
 

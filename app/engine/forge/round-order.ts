@@ -8,15 +8,12 @@ import { parsePlan } from '../core/spec/plan.js';
 import { PLAN_READING } from '../importers/dialects.js';
 import { isRemoved, planIssueView, type IssueLike } from './plan-issue-view.js';
 import { parseMarker, planTextFromBody } from './plan-issue.js';
-import { plansIssues } from './round-plan.js';
+import { plansIssues, type RoundOrder } from './round-plan.js';
 
 /** Placements the search may simulate: the local runner's (run-scheduler.ts), a fifth of a second for 250 plans. */
 export const ROUND_SEARCH_BUDGET = 50_000;
 
-/** The priorities a round starts plans by (planRound's `order`): higher first. */
-export interface RoundOrder {
-  priority: ReadonlyMap<string, number>;
-}
+export type { RoundOrder } from './round-plan.js';
 
 /** Each plan's issue of the spec (planRound's rule), plans taken out of the spec left out, in plan order. */
 function specPlans(spec: string, issues: readonly IssueLike[]): { issue: IssueLike; plan: string; phase: string; needs: string[] }[] {

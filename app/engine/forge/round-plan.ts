@@ -17,7 +17,11 @@ import { matchPlanIssues } from './match-issues.js';
 import { isStatusLabel, LABEL_PHASE_FAILED, statusLabel, type StatusValue } from './names.js';
 import { planTextFromBody } from './plan-issue.js';
 import { PLAN_READING } from '../importers/dialects.js';
-import type { RoundOrder } from './round-order.js';
+
+/** The priorities a round starts plans by (planRound's `order`, round-order.ts searches them): higher first. */
+export interface RoundOrder {
+  priority: ReadonlyMap<string, number>;
+}
 
 /** The priority of a plan an order does not rank: below every searched one. */
 const UNRANKED = -1e9;

@@ -1,11 +1,10 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { formatBytes, MAX_FRONTMATTER_BYTES } from './limits.js';
 import { problem, type Problem } from './problem.js';
-import { parseSimpleYaml } from './yaml-fast.js';
+import { parseSimpleYaml, type KeyPath } from './yaml-fast.js';
 import { MAX_YAML_DEPTH, yamlTooDeep } from './yaml-depth.js';
 
-/** A key path into frontmatter: `['must_pass', 2, 'type']`. */
-export type KeyPath = readonly (string | number)[];
+export type { KeyPath } from './yaml-fast.js';
 
 /** Where each key and list item of a frontmatter block starts, so messages can name the line. */
 export class LineMap {

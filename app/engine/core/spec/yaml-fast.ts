@@ -15,7 +15,9 @@
  * anchors, aliases, tags, block scalars, multi-line scalars, tabs or control characters,
  * goes to `yaml`.
  */
-import type { KeyPath } from './frontmatter.js';
+
+/** A key path into frontmatter: `['must_pass', 2, 'type']`. */
+export type KeyPath = readonly (string | number)[];
 
 /** Where the parser records the line of each key and list item (a LineMap). */
 export interface LineSink {

@@ -99,4 +99,25 @@ export const MUTANTS: Mutant[] = [
     to: '  readonly statusComments = new LRUCache<string, { id: number; body: string; at: number }>({ max: REMEMBERED_MAX + 1 });',
     tests: ['test/github/app-memory.test.ts'],
   },
+  {
+    claim: 'a request GitHub refuses for a rate limit is asked again after the wait it gives, by the one limiter',
+    file: 'app/gateway/conditional.ts',
+    from: '      if (!limitRefusal(e)) {',
+    to: '      if (true) {',
+    tests: ['test/gateway/client.test.ts'],
+  },
+  {
+    claim: "a 403 for a permission is never asked again (the limiter's refusals are rate limits only)",
+    file: 'app/gateway/limit-model.ts',
+    from: "  return typeof error.message === 'string' && /\\brate limit\\b/i.test(error.message);",
+    to: '  return true;',
+    tests: ['test/gateway/client.test.ts'],
+  },
+  {
+    claim: "the App's Octokit leaves GitHub's limits to harness's limiter (Probot's throttling off)",
+    file: 'app/github/app-octokit.ts',
+    from: '  throttle: { ...(options.throttle as object | undefined), enabled: false },',
+    to: '  throttle: { ...(options.throttle as object | undefined), enabled: true },',
+    tests: ['test/github/app-octokit.test.ts'],
+  },
 ];

@@ -52,7 +52,27 @@ export async function executePlan(ctx: RunContext, plan: Plan): Promise<void> {
 async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSession): Promise<void> {
   const { status } = session;
   ctx.reporter.event({ kind: 'plan-started', plan: plan.id, title: plan.title, attempt: status.attempt, resumed: session.resumed });
+  const input = await attemptInput(ctx, plan, session);
+  const outcome = await attempt(ctx, plan, session, input);
+  // Nobody answered and the run could not wait (it was stopped): the session stays as it is, and the next run resumes it.
+  if (outcome.kind === 'checkpoint') return;
+  // The model's usage limit: the plan waits for the reset, the same attempt (usage-pause.ts).
+  if (outcome.kind === 'paused') return ctx.mutex.run(() => pausePlan(ctx, plan, session, outcome, input.logDir));
+  if (outcome.kind === 'failed') return ctx.mutex.run(() => record(ctx, plan, session, input, outcome));
 
+  // Merge and record, one plan at a time on the integration worktree.
+  await ctx.mutex.run(() => mergeAndRecord(ctx, plan, session, input, outcome));
+  // Its worktree goes to the run's next plan (RunRepo.ensureWorktree), or is removed when the run ends.
+  if (ctx.schedule.plan(plan.id) === 'verified') {
+    // Unwatched first: once retired, another plan may take (move) it.
+    ctx.watch.forget(plan.id);
+    await ctx.repo.retireWorktree(status.worktree);
+  }
+}
+
+/** What the attempt is given: the plan's session, where its prompt and logs are, and what was surfaced for its brief. */
+async function attemptInput(ctx: RunContext, plan: Plan, session: PlanSession): Promise<AttemptInput> {
+  const { status } = session;
   // The script agent runs the plan's own steps and reads no brief: there is nothing to surface into.
   const knowledge = status.agent === 'script' ? undefined : await surfaceForPlan(ctx, plan, session.resumed);
   const input: AttemptInput = {
@@ -76,6 +96,15 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
   };
   const fallback = fallbackEngines(plan, status.agent, { override: ctx.options.agent, fallback: ctx.options.fallback });
   if (fallback.length > 0) input.fallback = fallback;
+  return input;
+}
+
+/**
+ * The attempt (engine/lifecycle/attempt-plan.ts), followed by the heartbeat and traced; what its
+ * agent wrote in other plans' worktrees counted as its own, strict_files applied, its time added to the run's.
+ */
+async function attempt(ctx: RunContext, plan: Plan, session: PlanSession, input: AttemptInput): Promise<AttemptOutcome> {
+  const { status } = session;
   // While it runs, a silence says what its agent is at, then which check runs (engine/lifecycle/heartbeat.ts).
   const followed = follow(ctx.heartbeat, { plan: plan.id, agent: status.agent }, localAttemptPorts(ctx, plan, session));
   // The attempt as a trace: .orchestration/<spec>/sessions/<plan>/trace.jsonl, and the OTLP collector the environment names (machine/otel.ts).
@@ -96,44 +125,59 @@ async function attemptAndRecord(ctx: RunContext, plan: Plan, session: PlanSessio
   const outcome = underStrictFiles(written, ctx.options.strictFiles === true);
   ctx.timing.agentMs += outcome.timing.agentMs;
   ctx.timing.verifyMs += outcome.timing.verifyMs;
-  // Nobody answered and the run could not wait (it was stopped): the session stays as it is, and the next run resumes it.
-  if (outcome.kind === 'checkpoint') return;
-  // The model's usage limit: the plan waits for the reset, the same attempt (usage-pause.ts).
-  if (outcome.kind === 'paused') return ctx.mutex.run(() => pausePlan(ctx, plan, session, outcome, input.logDir));
-  if (outcome.kind === 'failed') return ctx.mutex.run(() => record(ctx, plan, session, input, outcome));
+  return outcome;
+}
 
-  // Merge and record, one plan at a time on the integration worktree.
-  await ctx.mutex.run(async () => {
-    // What the agent committed is scanned before it joins the integration branch, as a runner's push is (push-scan.ts):
-    // in the repository itself, which has every branch's commits, whatever an agent did to a worktree's .git.
-    const findings = await scanCommits(
-      ctx.repo.root,
-      { base: ctx.integration.branch, head: status.branch, allowFrom: ctx.record.baseSha },
-      secretValues(process.env),
-    );
-    const leak = leakReason(findings, `merged into ${ctx.integration.branch}`, ctx.record.baseBranch);
-    if (leak !== undefined) {
-      const signals = outcome.signals.filter((s) => s.type !== 'use' && s.type !== 'repair');
-      return record(ctx, plan, session, input, { ...outcome, kind: 'failed', reason: leak, signals });
-    }
-    const merged = await ctx.repo.merge(ctx.integration.worktree, status.branch, {
-      subject: `Merge plan ${plan.id}: ${plan.title}`,
-      trailers: [planTrailer(plan.id), { key: TRAILER_SPEC, value: ctx.spec.id }],
-    });
-    if (!merged.ok) {
-      const reason = `merging into ${ctx.integration.branch} conflicts in ${merged.conflicts.join(', ')}: a file outside files_modified?`;
-      // What said the plan passed is no longer true of it.
-      const signals = outcome.signals.filter((s) => s.type !== 'use' && s.type !== 'repair');
-      return record(ctx, plan, session, input, { ...outcome, kind: 'failed', reason, signals });
-    }
-    return record(ctx, plan, session, input, outcome, merged.sha);
-  });
-  // Its worktree goes to the run's next plan (RunRepo.ensureWorktree), or is removed when the run ends.
-  if (ctx.schedule.plan(plan.id) === 'verified') {
-    // Unwatched first: once retired, another plan may take (move) it.
-    ctx.watch.forget(plan.id);
-    await ctx.repo.retireWorktree(status.worktree);
+/**
+ * A verified attempt, under the integration mutex: its commits scanned for secrets, then merged
+ * into the integration branch and recorded; a leak or a conflict records it failed instead.
+ */
+async function mergeAndRecord(
+  ctx: RunContext,
+  plan: Plan,
+  session: PlanSession,
+  input: AttemptInput,
+  outcome: Extract<AttemptOutcome, { kind: 'verified' }>,
+): Promise<void> {
+  const { status } = session;
+  // What the agent committed is scanned before it joins the integration branch, as a runner's push is (push-scan.ts):
+  // in the repository itself, which has every branch's commits, whatever an agent did to a worktree's .git.
+  const findings = await scanCommits(
+    ctx.repo.root,
+    { base: ctx.integration.branch, head: status.branch, allowFrom: ctx.record.baseSha },
+    secretValues(process.env),
+  );
+  const leak = leakReason(findings, `merged into ${ctx.integration.branch}`, ctx.record.baseBranch);
+  if (leak !== undefined) {
+    const signals = outcome.signals.filter((s) => s.type !== 'use' && s.type !== 'repair');
+    return record(ctx, plan, session, input, { ...outcome, kind: 'failed', reason: leak, signals });
   }
+  const merged = await ctx.repo.merge(ctx.integration.worktree, status.branch, {
+    subject: `Merge plan ${plan.id}: ${plan.title}`,
+    trailers: [planTrailer(plan.id), { key: TRAILER_SPEC, value: ctx.spec.id }],
+  });
+  if (!merged.ok) {
+    const reason = `merging into ${ctx.integration.branch} conflicts in ${merged.conflicts.join(', ')}: a file outside files_modified?`;
+    // What said the plan passed is no longer true of it.
+    const signals = outcome.signals.filter((s) => s.type !== 'use' && s.type !== 'repair');
+    return record(ctx, plan, session, input, { ...outcome, kind: 'failed', reason, signals });
+  }
+  return record(ctx, plan, session, input, outcome, merged.sha);
+}
+
+/** An attempt's end as record's steps share it. */
+interface Ending {
+  plan: Plan;
+  session: PlanSession;
+  input: AttemptInput;
+  outcome: Ended;
+  verified: boolean;
+  /** Why it failed; none when verified. */
+  reason: string | undefined;
+  /** Held out for the comparison (knowledge.holdout): only a plan whose agent reads a brief can be. */
+  heldOut: boolean;
+  finished: Date;
+  minutes: number;
 }
 
 /**
@@ -144,10 +188,34 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
   const { status } = session;
   const verified = outcome.kind === 'verified';
   const reason = outcome.kind === 'failed' ? outcome.reason : undefined;
-  // Held out for the comparison (knowledge.holdout): only a plan whose agent reads a brief can be.
   const heldOut = input.knowledge !== undefined && planHeldOut(ctx, plan);
   const finished = ctx.now();
-  const minutes = minutesBetween(status.startedAt, finished);
+  const end: Ending = { plan, session, input, outcome, verified, reason, heldOut, finished, minutes: minutesBetween(status.startedAt, finished) };
+  notePlanEnded(ctx, end);
+  const summary = await summaryOf(ctx, end);
+  const phase = ctx.spec.phases.find((p) => p.id === plan.phase)!;
+  const knowledge = await fileAttempt(ctx, end);
+  await commitDocuments(
+    ctx,
+    { [`${executionDir(phase)}/${plan.id}-SUMMARY.md`]: summary },
+    verified ? `summary of ${plan.id}` : `${plan.id} failed`,
+    [planTrailer(plan.id)],
+    verified ? outcome.commits.map((c) => ({ sha: c.sha, plan: plan.id, task: trailerValue(c.trailers, TRAILER_TASK) ?? '-', subject: c.subject })) : [],
+    knowledge,
+    `plan ${plan.id} attempt ${status.attempt} ${outcome.kind}`,
+  );
+  const result = sessionResult(ctx, end, mergedAs);
+  await session.finish(result);
+  const use = planUseOf(result, status.agent);
+  if (use) ctx.state.uses.set(plan.id, use);
+  const seconds = Math.max(0, (finished.getTime() - Date.parse(status.startedAt)) / 1000);
+  ctx.reporter.event(
+    verified ? { kind: 'plan-verified', plan: plan.id, minutes: end.minutes, seconds } : { kind: 'plan-failed', plan: plan.id, reason: reason! },
+  );
+}
+
+/** The run's picture of the plan as the attempt ended (its state, minutes, cost and reason), and its line in the activity. */
+function notePlanEnded(ctx: RunContext, { plan, outcome, verified, reason, minutes }: Ending): void {
   ctx.schedule.setPlan(plan.id, outcome.kind);
   ctx.state.minutes.set(plan.id, minutes);
   // Before STATUS.md is written below: its cost per plan and in all.
@@ -160,9 +228,13 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     verified && outside.length > 0 ? `; deviation: wrote outside files_modified: ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''}` : '';
   const refused = outcome.facts.blocked ? blockedHostsLine(outcome.facts.blocked) : undefined;
   noteActivity(ctx, `${verified ? `${plan.id} verified and merged${deviation}` : `${plan.id} failed: ${reason}`}${refused ? `; ${refused}` : ''}`);
+}
 
-  const agentSummary = verified ? (outcome.summary ?? (await earlierSummary(ctx, plan.id))) : undefined;
-  const summary = summaryDocument(await loadTemplate('SUMMARY.md'), {
+/** The plan's SUMMARY.md. */
+async function summaryOf(ctx: RunContext, { plan, session, input, outcome, reason, heldOut, finished, minutes }: Ending): Promise<string> {
+  const { status } = session;
+  const agentSummary = outcome.kind === 'verified' ? (outcome.summary ?? (await earlierSummary(ctx, plan.id))) : undefined;
+  return summaryDocument(await loadTemplate('SUMMARY.md'), {
     spec: ctx.spec.id,
     plan,
     status: outcome.kind,
@@ -183,7 +255,11 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     ...(heldOut ? { heldOut } : {}),
     ...(outcome.facts.blocked ? { blocked: outcome.facts.blocked } : {}),
   });
-  const phase = ctx.spec.phases.find((p) => p.id === plan.phase)!;
+}
+
+/** The attempt filed as knowledge (capture.ts): its trial, its trajectory, and a verified attempt's capsule; the paths to commit. */
+async function fileAttempt(ctx: RunContext, { plan, session, input, outcome, verified, heldOut }: Ending): Promise<string[]> {
+  const { status } = session;
   const capsule = verified
     ? await attemptCapsule(ctx, plan, input.knowledge ?? [], {
         attempt: status.attempt,
@@ -191,7 +267,7 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
         undeclared: outcome.facts.undeclaredWrites.flatMap((d) => d.files),
       })
     : undefined;
-  const knowledge = await fileKnowledge(ctx, {
+  return fileKnowledge(ctx, {
     // A failed attempt's record for the holdout comparison (plan-outcome.ts): held out or not, its brief, its cost.
     drafts: recordTrial(outcome.signals, {
       heldOut,
@@ -202,20 +278,15 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     ...(capsule ? { documents: [{ path: capsule.path, text: capsule.text, index: capsule.index }] } : {}),
     label: plan.id,
   });
-  await commitDocuments(
-    ctx,
-    { [`${executionDir(phase)}/${plan.id}-SUMMARY.md`]: summary },
-    verified ? `summary of ${plan.id}` : `${plan.id} failed`,
-    [planTrailer(plan.id)],
-    verified ? outcome.commits.map((c) => ({ sha: c.sha, plan: plan.id, task: trailerValue(c.trailers, TRAILER_TASK) ?? '-', subject: c.subject })) : [],
-    knowledge,
-    `plan ${plan.id} attempt ${status.attempt} ${outcome.kind}`,
-  );
-  // Every attempt's use together: the earlier attempts' (their last result) and this one's.
+}
+
+/** The attempt's result.json: with every attempt's use together, the earlier attempts' (their last result) and this one's. */
+function sessionResult(ctx: RunContext, { plan, session, outcome, reason, finished, minutes }: Ending, mergedAs: string | undefined): SessionResult {
+  const { status } = session;
   const before = ctx.state.results.get(plan.id);
   const earlier = before && !before.environment ? (before.spent ?? before.usage) : undefined;
   const spent = earlier || outcome.facts.usage ? addUsage(earlier, outcome.facts.usage) : undefined;
-  const result: SessionResult = {
+  return {
     plan: plan.id,
     outcome: outcome.kind,
     ...(reason === undefined ? {} : { reason }),
@@ -232,11 +303,6 @@ async function record(ctx: RunContext, plan: Plan, session: PlanSession, input: 
     ...(outcome.facts.environment ? { environment: true as const } : {}),
     timing: outcome.timing,
   };
-  await session.finish(result);
-  const use = planUseOf(result, status.agent);
-  if (use) ctx.state.uses.set(plan.id, use);
-  const seconds = Math.max(0, (finished.getTime() - Date.parse(status.startedAt)) / 1000);
-  ctx.reporter.event(verified ? { kind: 'plan-verified', plan: plan.id, minutes, seconds } : { kind: 'plan-failed', plan: plan.id, reason: reason! });
 }
 
 /** What the agent said it did, when it finished in an earlier run (the attempt only verified in this one). */

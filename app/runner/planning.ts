@@ -56,16 +56,7 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
   if (specDir.startsWith('..')) throw new RunError(`${options.specDir} is outside the repository at ${repo.root}`);
   const git = repo.git();
   const answersPath = options.command.name === 'discuss-phase' ? join(specDir, discussPaths(options.command.phase).answers) : undefined;
-  const dirty = (await git.run(['status', '--porcelain', '--untracked-files=all', '--', specDir]))
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => l.slice(3))
-    .filter((p) => p !== answersPath);
-  if (dirty.length > 0) {
-    throw new RunError(
-      `${specDir} has changes that are not committed (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}): planning reads the spec as committed, so commit them first`,
-    );
-  }
+  await refuseUncommitted(git, specDir, answersPath);
   const answers = answersPath === undefined ? undefined : await readTextIfExists(join(repo.root, answersPath));
   const agent = planningAgentName({ override: options.agent, planning: options.config.planning?.agent, configured: options.config.agent });
   const head = await repo.headCommit(`harness ${options.command.name}`);
@@ -77,60 +68,102 @@ export async function runLocalPlanning(repo: RunRepo, options: LocalPlanningOpti
   const worktree = join(home, 'worktree');
   await mkdir(home, { recursive: true });
   await git.run(['worktree', 'add', '--quiet', '--detach', worktree, head]);
+  const planning: Planning = { repo, git, options, specDir, agent, branch, answersPath, answers, home, worktree, now };
   try {
-    let outcome = await runPlanningHere({
-      root: worktree,
-      specDir,
-      command: options.command,
-      agent,
-      agents: options.agents,
-      env: options.env,
-      logDir: join(home, 'logs'),
-      progress: options.progress,
-      clock: systemClock(now),
-      roots: [repo.root],
-      surface: { budgetTokens: options.config.knowledge.surface.budget_tokens, maxEntries: options.config.knowledge.surface.max_entries },
-      ...(answers !== undefined ? { answers } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    if (outcome.kind === 'committed' && outcome.brief && outcome.surfaced.length > 0) {
-      outcome = {
-        ...outcome,
-        sha: await recordTrajectory(repo, worktree, options.env, outcome.spec ?? outcome.brief.title, outcome.brief, outcome.surfaced, now()),
-      };
-    }
-    if (outcome.kind === 'committed') {
-      // The answers the person wrote are in the commit now: the checkout's copy gives way to it.
-      if (answersPath !== undefined && answers !== undefined && (await git.run(['ls-files', '--', answersPath])).trim() === '')
-        await rm(join(repo.root, answersPath), { force: true });
-      const merged = await git.run(['merge', '--ff-only', '--quiet', outcome.sha]).then(
-        () => true,
-        () => false,
-      );
-      if (!merged) {
-        return {
-          outcome: {
-            kind: 'failed',
-            reason: `the documents were committed as ${outcome.sha.slice(0, 12)}, but ${branch ?? 'HEAD'} moved or has changes in their way; bring them in with git merge ${outcome.sha.slice(0, 12)}`,
-            problems: [],
-            retries: outcome.retries,
-            discarded: outcome.discarded,
-            redactions: outcome.redactions,
-            earlier: outcome.earlier,
-            surfaced: outcome.surfaced,
-          },
-          specDir,
-          agent,
-          ...(branch ? { branch } : {}),
-        };
-      }
-    }
-    return { outcome, specDir, agent, ...(branch ? { branch } : {}) };
+    const outcome = await planInWorktree(planning);
+    return { outcome: outcome.kind === 'committed' ? await bringIn(planning, outcome) : outcome, specDir, agent, ...(branch ? { branch } : {}) };
   } finally {
     // Not a worktree (planning stopped before adding it): what is there goes below.
     await git.run(['worktree', 'remove', '--force', worktree]).catch(whenGitFails(undefined));
     await rm(worktree, { recursive: true, force: true });
   }
+}
+
+/** One local planning command as its steps share it: where the agent works, and the answers the person wrote (discuss-phase). */
+interface Planning {
+  repo: RunRepo;
+  git: Git;
+  options: LocalPlanningOptions;
+  /** The spec directory, relative to the repository's root. */
+  specDir: string;
+  agent: string;
+  /** The branch checked out (none on a detached HEAD). */
+  branch: string | undefined;
+  /** discuss-phase's answers file, relative to the repository's root. */
+  answersPath: string | undefined;
+  answers: string | undefined;
+  /** The command's own directory in the state directory: its worktree and its logs. */
+  home: string;
+  worktree: string;
+  now: () => Date;
+}
+
+/** The spec is read as committed: changes not committed in its directory (but discuss-phase's answers) are refused. */
+async function refuseUncommitted(git: Git, specDir: string, answersPath: string | undefined): Promise<void> {
+  const dirty = (await git.run(['status', '--porcelain', '--untracked-files=all', '--', specDir]))
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.slice(3))
+    .filter((p) => p !== answersPath);
+  if (dirty.length > 0) {
+    throw new RunError(
+      `${specDir} has changes that are not committed (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}): planning reads the spec as committed, so commit them first`,
+    );
+  }
+}
+
+/** The command run by its agent in the throwaway worktree; a commit that used surfaced knowledge records it (recordTrajectory). */
+async function planInWorktree({ repo, options, specDir, agent, answers, home, worktree, now }: Planning): Promise<PlanningOutcome> {
+  const outcome = await runPlanningHere({
+    root: worktree,
+    specDir,
+    command: options.command,
+    agent,
+    agents: options.agents,
+    env: options.env,
+    logDir: join(home, 'logs'),
+    progress: options.progress,
+    clock: systemClock(now),
+    roots: [repo.root],
+    surface: { budgetTokens: options.config.knowledge.surface.budget_tokens, maxEntries: options.config.knowledge.surface.max_entries },
+    ...(answers !== undefined ? { answers } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (outcome.kind === 'committed' && outcome.brief && outcome.surfaced.length > 0) {
+    return {
+      ...outcome,
+      sha: await recordTrajectory(repo, worktree, options.env, outcome.spec ?? outcome.brief.title, outcome.brief, outcome.surfaced, now()),
+    };
+  }
+  return outcome;
+}
+
+/**
+ * The planning commit brought onto the current branch by a fast-forward, the checkout's copy of
+ * the answers giving way to the committed one; a branch that moved or has changes in the way fails it.
+ */
+async function bringIn(
+  { repo, git, branch, answersPath, answers }: Planning,
+  outcome: Extract<PlanningOutcome, { kind: 'committed' }>,
+): Promise<PlanningOutcome> {
+  // The answers the person wrote are in the commit now: the checkout's copy gives way to it.
+  if (answersPath !== undefined && answers !== undefined && (await git.run(['ls-files', '--', answersPath])).trim() === '')
+    await rm(join(repo.root, answersPath), { force: true });
+  const merged = await git.run(['merge', '--ff-only', '--quiet', outcome.sha]).then(
+    () => true,
+    () => false,
+  );
+  if (merged) return outcome;
+  return {
+    kind: 'failed',
+    reason: `the documents were committed as ${outcome.sha.slice(0, 12)}, but ${branch ?? 'HEAD'} moved or has changes in their way; bring them in with git merge ${outcome.sha.slice(0, 12)}`,
+    problems: [],
+    retries: outcome.retries,
+    discarded: outcome.discarded,
+    redactions: outcome.redactions,
+    earlier: outcome.earlier,
+    surfaced: outcome.surfaced,
+  };
 }
 
 /**

@@ -18,8 +18,8 @@ export const MUTANTS: Mutant[] = [
   {
     claim: 'a re-sync that finds existing issues is seen when it cannot finish (sync sweep)',
     file: 'app/github/spec-pr/sync-plan-issues.ts',
-    from: '    if (!actual) {',
-    to: "    if (actual && input.issues.listed.length > 0 && plan.id === spec.plans[0]!.id) throw new Error('mutant: a re-sync that finds issues fails');\n    if (!actual) {",
+    from: '  if (!actual) await createPlanIssue(',
+    to: "  if (actual && input.issues.listed.length > 0 && plan.id === spec.plans[0]!.id) throw new Error('mutant: a re-sync that finds issues fails');\n  if (!actual) await createPlanIssue(",
     tests: ['test/github/spec-pr/sync-faults.test.ts'],
   },
   {

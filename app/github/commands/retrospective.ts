@@ -4,7 +4,7 @@ import type { Command } from '../../engine/forge/command.js';
 import { readLesson, type LessonRecord } from '../../engine/knowledge/lessons/lesson-record.js';
 import { readSignal, type SignalRecord } from '../../engine/knowledge/signals/signal-record.js';
 import { retrospectiveText } from '../../engine/knowledge/skills/skill-audit-text.js';
-import { skillCandidates } from '../../engine/knowledge/skills/skill-candidate.js';
+import { skillCandidates, type SkillCandidate } from '../../engine/knowledge/skills/skill-candidate.js';
 import { extractSkills, type Extraction } from '../../engine/knowledge/skills/skill-extraction.js';
 import { knownEntries } from '../../engine/knowledge/skills/skill-known.js';
 import { REVIEWS_SLUG } from '../../engine/knowledge/skills/skill-review.js';
@@ -16,7 +16,7 @@ import { configuredReflector } from '../../machine/reflector-agent.js';
 import { loadTemplate } from '../../machine/templates.js';
 import { agentEnvironment, appSafety } from '../knowledge/app-safety.js';
 import { knowledgeStore, storeLabel, type KnowledgeStore } from '../knowledge/knowledge-store.js';
-import { readStoreFolders } from '../knowledge/skill-store-github.js';
+import { readStoreFolders, type GitHubStoreRead } from '../knowledge/skill-store-github.js';
 import { resolveSpec, type Invocation } from './invocation.js';
 import { holdoutOnGitHub } from '../knowledge/holdout.js';
 import { holdoutText } from '../../engine/knowledge/holdout/report-text.js';
@@ -140,20 +140,7 @@ export async function retrospectOnGitHub(input: GitHubRetrospectiveInput): Promi
     (p) => /\.lesson\.md$|\/SKILL\.md$|\/DECISION\.md$/.test(p),
     root,
   );
-  const signals: SignalRecord[] = [];
-  for (const f of run.files) {
-    const read = readSignal(`${prefix}${f.path}`, f.text);
-    if (!('problem' in read)) signals.push(read);
-  }
-  const lessons: LessonRecord[] = [];
-  for (const f of merged.files.filter((x) => x.path.startsWith('lessons/'))) {
-    const read = readLesson(`${prefix}${f.path}`, f.text);
-    if (!('problem' in read)) lessons.push(read);
-  }
-  let candidates = skillCandidates({ signals, lessons, spec, lessonEvidence: config.knowledge.skills.lesson_evidence });
-  if (input.plans) candidates = candidates.filter((c) => c.plan !== undefined && input.plans!.includes(c.plan));
-  const requested = input.requested;
-  if (requested) candidates = candidates.filter((c) => c.plan === requested.plan).map((c) => ({ ...c, requested: requested.by }));
+  const candidates = candidatesOf(input, run.files, merged.files);
   const reflector = configuredReflector(config, { cwd: process.cwd(), env: agentEnvironment(process.env) });
   const extractions = await extractSkills({
     candidates,
@@ -167,26 +154,53 @@ export async function retrospectOnGitHub(input: GitHubRetrospectiveInput): Promi
     const pr = await store.github.openKnowledgePr(await skillDraft(x, prefix, spec, safety), store.base);
     opened.push({ name: x.name, url: pr.url });
   }
-  if (extractions.length > 0) {
-    const events = extractionEvents(extractions, { at: now, project, origin: input.origin });
-    const log = trajectoryPath(now);
-    await store.github.appendKnowledge({
-      branch: knowledgeBranch('signal', REVIEWS_SLUG),
-      base: store.base,
-      root,
-      commitMessage: `skills: retrospective of ${spec}, ${extractions.length} candidate(s)`,
-      pr: {
-        title: 'Skill reviews: approvals, rejections and the archive',
-        body: 'The trajectory of skills: extractions with their gates, approvals, rejections, and rejected skills kept in `skills-archived/`. Merge this as you merge signals; nothing in it reaches an agent.',
-        labels: knowledgeLabels('skill'),
-      },
-      build: async (at) => {
-        const text = appendTrajectory(await at.read(log), events);
-        return text === undefined ? [] : [{ path: log, text: (await makeSafe(text, safety)).text }];
-      },
-    });
-  }
+  if (extractions.length > 0) await logExtractions(input, extractions, safety);
   return { extractions, opened, limited: run.limited.length > 0 };
+}
+
+/**
+ * The skill candidates in the run's signals and the store's lessons: only the plans asked for
+ * (input.plans), or only the requested plan's, marked as requested.
+ */
+function candidatesOf(input: GitHubRetrospectiveInput, runFiles: GitHubStoreRead['files'], mergedFiles: GitHubStoreRead['files']): SkillCandidate[] {
+  const prefix = input.root === '' ? '' : `${input.root}/`;
+  const signals: SignalRecord[] = [];
+  for (const f of runFiles) {
+    const read = readSignal(`${prefix}${f.path}`, f.text);
+    if (!('problem' in read)) signals.push(read);
+  }
+  const lessons: LessonRecord[] = [];
+  for (const f of mergedFiles.filter((x) => x.path.startsWith('lessons/'))) {
+    const read = readLesson(`${prefix}${f.path}`, f.text);
+    if (!('problem' in read)) lessons.push(read);
+  }
+  let candidates = skillCandidates({ signals, lessons, spec: input.spec, lessonEvidence: input.config.knowledge.skills.lesson_evidence });
+  if (input.plans) candidates = candidates.filter((c) => c.plan !== undefined && input.plans!.includes(c.plan));
+  const requested = input.requested;
+  if (requested) candidates = candidates.filter((c) => c.plan === requested.plan).map((c) => ({ ...c, requested: requested.by }));
+  return candidates;
+}
+
+/** One `extraction` line per candidate onto the rolling skill-reviews PR (made safe). */
+async function logExtractions(input: GitHubRetrospectiveInput, extractions: Extraction[], safety: ReturnType<typeof appSafety>): Promise<void> {
+  const { store, root, project, spec, now } = input;
+  const events = extractionEvents(extractions, { at: now, project, origin: input.origin });
+  const log = trajectoryPath(now);
+  await store.github.appendKnowledge({
+    branch: knowledgeBranch('signal', REVIEWS_SLUG),
+    base: store.base,
+    root,
+    commitMessage: `skills: retrospective of ${spec}, ${extractions.length} candidate(s)`,
+    pr: {
+      title: 'Skill reviews: approvals, rejections and the archive',
+      body: 'The trajectory of skills: extractions with their gates, approvals, rejections, and rejected skills kept in `skills-archived/`. Merge this as you merge signals; nothing in it reaches an agent.',
+      labels: knowledgeLabels('skill'),
+    },
+    build: async (at) => {
+      const text = appendTrajectory(await at.read(log), events);
+      return text === undefined ? [] : [{ path: log, text: (await makeSafe(text, safety)).text }];
+    },
+  });
 }
 
 async function skillDraft(x: Extraction, prefix: string, spec: string, safety: ReturnType<typeof appSafety>): Promise<KnowledgeDraft> {

@@ -87,56 +87,24 @@ export async function reflectOnGitHub(input: GitHubReflectionInput): Promise<Git
 
   const signalEntries = (await blobs(input, signalsDir.sha)).filter((e) => e.path.endsWith('.signal.md')).sort(newestFirst);
   result.listed = signalEntries.length;
-
-  const lessons: LessonRecord[] = [];
-  const unreadableLessons: (Unreadable & { evidence: string[] })[] = [];
-  for (const entry of lessonsDir ? (await blobs(input, lessonsDir.sha)).filter((e) => e.path.endsWith('.lesson.md')) : []) {
-    const path = `${KNOWLEDGE_ROOT}/lessons/${entry.path}`;
-    const text = new TextDecoder().decode(await github.blob(entry.sha));
-    const read = readLesson(path, text);
-    if ('problem' in read) unreadableLessons.push({ ...read, evidence: citedSignals(text) });
-    else lessons.push(read);
-  }
+  const { lessons, unreadableLessons } = await readLessons(input, lessonsDir?.sha);
   const proposals = (await github.openKnowledgePulls('lesson')).map(proposedLesson).filter((p): p is ProposedLesson => p !== undefined);
+  const known: Known = { lessons, unreadableLessons, proposals };
 
-  // What to read: the newest signals nothing cites, and the newest few each lesson (and proposal) cites.
-  const taken = new Set(
-    [...lessons.flatMap((l) => l.evidence), ...unreadableLessons.flatMap((l) => l.evidence), ...proposals.flatMap((p) => p.evidence)].map(signalKey),
-  );
-  const pathOf = (e: TreeEntry) => `${KNOWLEDGE_ROOT}/signals/${e.path}`;
-  const unprocessed = signalEntries.filter((e) => !taken.has(signalKey(pathOf(e))));
-  const fresh = unprocessed.slice(0, MAX_SIGNALS_READ);
-  result.limited = unprocessed.length > fresh.length;
-  const byKey = new Map(signalEntries.map((e) => [signalKey(pathOf(e)), e]));
-  const context =
-    fresh.length === 0
-      ? []
-      : [...lessons, ...proposals].flatMap((l) =>
-          l.evidence
-            .map((p) => byKey.get(signalKey(p)))
-            .filter((e): e is TreeEntry => e !== undefined)
-            .sort(newestFirst)
-            .slice(0, LESSON_EVIDENCE_READ),
-        );
-  const toRead = [...new Set([...fresh, ...context])];
-  const reading = new Set(toRead);
-  const signals: SignalRecord[] = [];
-  const unreadableSignals: Unreadable[] = [];
-  for (const entry of toRead) {
-    const read = readSignal(pathOf(entry), new TextDecoder().decode(await github.blob(entry.sha)));
-    if ('problem' in read) unreadableSignals.push(read);
-    else signals.push(read);
-  }
+  const { toRead, limited } = signalsToRead(signalEntries, known);
+  result.limited = limited;
+  const { signals, unreadableSignals } = await readSignals(input, toRead);
   result.read = toRead.length;
   result.unreadable = [...unreadableSignals, ...unreadableLessons.map(({ file, line, problem }) => ({ file, line, problem }))];
 
+  const reading = new Set(toRead);
   const reflection = reflect({
     signals,
     lessons,
     proposals,
     unreadable: unreadableSignals,
     unreadableLessons,
-    unread: signalEntries.filter((e) => !reading.has(e)).map(pathOf),
+    unread: signalEntries.filter((e) => !reading.has(e)).map(signalPath),
     settings: reflectSettings(input.config),
   });
   result.skipped = reflection.skipped;
@@ -151,17 +119,86 @@ export async function reflectOnGitHub(input: GitHubReflectionInput): Promise<Git
     ...(input.reflector ? { reflector: { agent: input.reflector, ...(await reflectorInstructions(input)) } } : {}),
     withoutAgent: NO_REFLECTOR,
   });
+  result.changes = await openLessonPrs(input, changes);
+  return result;
+}
+
+/** What the store and the open lesson PRs hold already: the lessons (those that do not read too) and the proposals. */
+interface Known {
+  lessons: LessonRecord[];
+  unreadableLessons: (Unreadable & { evidence: string[] })[];
+  proposals: ProposedLesson[];
+}
+
+/** A signal's path in the repository. */
+function signalPath(e: TreeEntry): string {
+  return `${KNOWLEDGE_ROOT}/signals/${e.path}`;
+}
+
+/** The lessons under `lessons/` (the tree `sha`), one blob each; a lesson that does not read keeps the signals it cites. */
+async function readLessons(input: GitHubReflectionInput, sha: string | undefined): Promise<Pick<Known, 'lessons' | 'unreadableLessons'>> {
+  const lessons: LessonRecord[] = [];
+  const unreadableLessons: (Unreadable & { evidence: string[] })[] = [];
+  for (const entry of sha !== undefined ? (await blobs(input, sha)).filter((e) => e.path.endsWith('.lesson.md')) : []) {
+    const path = `${KNOWLEDGE_ROOT}/lessons/${entry.path}`;
+    const text = new TextDecoder().decode(await input.github.blob(entry.sha));
+    const read = readLesson(path, text);
+    if ('problem' in read) unreadableLessons.push({ ...read, evidence: citedSignals(text) });
+    else lessons.push(read);
+  }
+  return { lessons, unreadableLessons };
+}
+
+/**
+ * What to read: the newest signals nothing cites (MAX_SIGNALS_READ of them: `limited` when there
+ * are more), and the newest few each lesson (and proposal) cites.
+ */
+function signalsToRead(signalEntries: TreeEntry[], { lessons, unreadableLessons, proposals }: Known): { toRead: TreeEntry[]; limited: boolean } {
+  const taken = new Set(
+    [...lessons.flatMap((l) => l.evidence), ...unreadableLessons.flatMap((l) => l.evidence), ...proposals.flatMap((p) => p.evidence)].map(signalKey),
+  );
+  const unprocessed = signalEntries.filter((e) => !taken.has(signalKey(signalPath(e))));
+  const fresh = unprocessed.slice(0, MAX_SIGNALS_READ);
+  const byKey = new Map(signalEntries.map((e) => [signalKey(signalPath(e)), e]));
+  const context =
+    fresh.length === 0
+      ? []
+      : [...lessons, ...proposals].flatMap((l) =>
+          l.evidence
+            .map((p) => byKey.get(signalKey(p)))
+            .filter((e): e is TreeEntry => e !== undefined)
+            .sort(newestFirst)
+            .slice(0, LESSON_EVIDENCE_READ),
+        );
+  return { toRead: [...new Set([...fresh, ...context])], limited: unprocessed.length > fresh.length };
+}
+
+/** The signals to read, one blob each: those that read, and those that do not. */
+async function readSignals(input: GitHubReflectionInput, toRead: TreeEntry[]): Promise<{ signals: SignalRecord[]; unreadableSignals: Unreadable[] }> {
+  const signals: SignalRecord[] = [];
+  const unreadableSignals: Unreadable[] = [];
+  for (const entry of toRead) {
+    const read = readSignal(signalPath(entry), new TextDecoder().decode(await input.github.blob(entry.sha)));
+    if ('problem' in read) unreadableSignals.push(read);
+    else signals.push(read);
+  }
+  return { signals, unreadableSignals };
+}
+
+/** A PR for each lesson change, MAX_LESSON_PRS opened at most (through the content-safety pass); the rest left for the next reflection. */
+async function openLessonPrs(input: GitHubReflectionInput, changes: LessonChange[]): Promise<ProposedChange[]> {
+  const proposed: ProposedChange[] = [];
   let opened = 0;
   for (const change of changes) {
     if (opened === MAX_LESSON_PRS) {
-      result.changes.push({ change });
+      proposed.push({ change });
       continue;
     }
-    const pr = await github.openKnowledgePr(await safeDraft(lessonPrDraft(change), input.safety), base);
+    const pr = await input.github.openKnowledgePr(await safeDraft(lessonPrDraft(change), input.safety), input.base);
     if (pr.state === 'opened') opened++;
-    result.changes.push({ change, pr });
+    proposed.push({ change, pr });
   }
-  return result;
+  return proposed;
 }
 
 /** Every file below a tree, paths relative to it (GET /git/trees/{sha}?recursive=1). */

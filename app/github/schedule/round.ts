@@ -10,6 +10,7 @@ import { specFromIssues } from '../../engine/forge/spec-from-issues.js';
 import { parseTargetBranch, targetInput, type WorkerTarget } from '../../engine/forge/worker-target.js';
 import { issueLike, type IssueRecord } from '../../gateway/issues.js';
 import type { StatusMove } from '../../gateway/plan-issues.js';
+import type { Gateway } from '../../gateway/gateway.js';
 import { appGateway, limitWaitFor } from '../app-gateway.js';
 import { memoryOf } from '../app-memory.js';
 import { loadConfig } from '../config.js';
@@ -90,107 +91,182 @@ async function claimedPhases(context: Context, spec: string): Promise<Map<string
 export async function scheduleRound(context: Context, spec: string, options: RoundOptions = {}): Promise<RoundResult> {
   const github = appGateway(context);
   const config = options.config ?? (await loadConfig(context)).config;
+  const listed = await roundIssues(context, spec, config, options);
+  const base = options.base ?? defaultBranch(context);
+  const baseHead = baseHeadOf(github, spec, base);
+  // Resumed first, so that the decision counts them as running (they hold their slots).
+  const paused = await resumePaused(context, spec, listed, base, baseHead, options.now ?? new Date());
+  const likes = paused.issues.map(issueLike);
+  const plan = planRound({ spec, issues: likes, slots: config.slots, ...(await orderFor(context, spec, likes, config.slots)) });
+  const round: Round = {
+    context,
+    github,
+    spec,
+    options,
+    config,
+    plan,
+    issues: paused.issues,
+    baseHead,
+    // The plans that may run at once from here (the spec's slots, or fewer left to run): each worker's live progress shares GitHub's limits with theirs.
+    running: Math.max(1, Math.min(config.slots, plan.plans.filter((p) => isQueued(p) || isActive(p)).length)),
+    statuses: [],
+    result: { spec, base, plan, dispatched: [], lost: [], relabelled: [], resumed: paused.resumed },
+  };
+  const held = await holdAtSpendCap(round);
+  await startPlans(round, held);
+  relabel(round);
+  await writeStatuses(round);
+  await markPhases(round);
+  if (plan.completePhases.length > 0) await verifyPhases(round, listed);
+  // Slots no plan can use research the next phases (research-ahead.ts, researchesAhead).
+  if (!held) await researchAhead(context, config, spec, plan, baseHead);
+  logWaiting(round);
+
+  await refreshStatus(context, spec, round.issues, held);
+  return round.result;
+}
+
+/** One round as its steps share it: what it decided, the issues as its writes leave them, and the status writes it makes together. */
+interface Round {
+  context: Context;
+  github: Gateway;
+  spec: string;
+  options: RoundOptions;
+  config: HarnessConfig;
+  plan: RoundPlan;
+  /** The spec's issues as the round's writes leave them: the status comment is written from them. */
+  issues: IssueRecord[];
+  baseHead: () => Promise<BaseHead>;
+  /** How many plans may run at once from here (dispatchTarget's `running`). */
+  running: number;
+  /** The plans started and the labels put back: their status writes made together, in as few requests as GitHub allows (gateway setStatuses). */
+  statuses: StatusMove[];
+  result: RoundResult;
+}
+
+/**
+ * The spec's plan issues the round decides from: the caller's, or one list read; records corrected
+ * and adopted where the labels say more than the records, and a large spec's window moved on.
+ */
+async function roundIssues(context: Context, spec: string, config: HarnessConfig, options: RoundOptions): Promise<IssueRecord[]> {
   // Each plan's issue as the gateway resolves them (one list read), unless the caller has them.
   // The mirror corrected where it claims a plan done without the App's record (verified-record.ts): no request otherwise.
-  const read = options.issues ? undefined : await github.planIssues(spec);
+  const read = options.issues ? undefined : await appGateway(context).planIssues(spec);
   const found = options.issues ?? [...read!.byPlan.values()];
   // Issues from before the App's status records: a status label the App applied itself becomes the record (legacy-status.ts).
   const confirmed = await adoptLegacyStatuses(context, spec, await confirmVerified(context, spec, found));
   // The list as read, for a window that moves on, unless a record was corrected meanwhile.
   const listing = read && confirmed.every((issue, i) => issue === found[i]) ? read : undefined;
   // A large spec's plan issues come a window at a time: plans finishing move it on (issue-window.ts); no request otherwise.
-  const listed = (await moveIssueWindow(context, spec, confirmed, config, listing)) ?? confirmed;
-  const base = options.base ?? defaultBranch(context);
+  return (await moveIssueWindow(context, spec, confirmed, config, listing)) ?? confirmed;
+}
+
+/** The base branch's head, read when first needed (a round that starts nothing never reads it), then kept. */
+function baseHeadOf(github: Gateway, spec: string, base: string): () => Promise<BaseHead> {
   let head: BaseHead | undefined;
-  const baseHead = async (): Promise<BaseHead> => {
+  return async (): Promise<BaseHead> => {
     if (head) return head;
     const sha = await github.branchSha(base);
     if (sha === undefined) throw new Error(`${spec}: the base branch ${base} does not exist, so no plan branch can start from it`);
     return (head = { branch: base, sha });
   };
-  // Resumed first, so that the decision counts them as running (they hold their slots).
-  const paused = await resumePaused(context, spec, listed, base, baseHead, options.now ?? new Date());
-  let issues = paused.issues;
-  const likes = issues.map(issueLike);
-  const plan = planRound({ spec, issues: likes, slots: config.slots, ...(await orderFor(context, spec, likes, config.slots)) });
-  const result: RoundResult = { spec, base, plan, dispatched: [], lost: [], relabelled: [], resumed: paused.resumed };
-  // At a spend cap (budget in .github/harness.yml) no plan starts, and nothing researches ahead; what runs goes on (spend-hold.ts).
-  const caps = plan.dispatch.length > 0 ? await spendHold(context, spec, issues, config, options.now ?? new Date()) : undefined;
+}
+
+/**
+ * At a spend cap (budget in .github/harness.yml) no plan starts, and nothing researches ahead;
+ * what runs goes on (spend-hold.ts). Returns why the round is held, when it is.
+ */
+async function holdAtSpendCap(round: Round): Promise<string | undefined> {
+  const { context, spec, plan, options } = round;
+  const caps = plan.dispatch.length > 0 ? await spendHold(context, spec, round.issues, round.config, options.now ?? new Date()) : undefined;
   const held = caps && !caps.open ? caps.message : undefined;
   if (held) {
     context.log.info(`${spec}: ${held}`);
-    result.held = held;
+    round.result.held = held;
     // Each plan that would have started is told so on its issue, once a hold.
     const noted = await noteHeldPlans(context, plan.dispatch, caps as Extract<typeof caps, { open: false }>);
-    issues = issues.map((i) => noted.get(i.number) ?? i);
+    round.issues = round.issues.map((i) => noted.get(i.number) ?? i);
   }
+  return held;
+}
 
-  // The plans that may run at once from here (the spec's slots, or fewer left to run): each worker's live progress shares GitHub's limits with theirs.
-  const running = Math.max(1, Math.min(config.slots, plan.plans.filter((p) => isQueued(p) || isActive(p)).length));
-  // The plans started and the labels put back: their status writes made together, in as few requests as GitHub allows (gateway setStatuses).
-  const statuses: StatusMove[] = [];
-  const write = async () => {
-    const moves = statuses.splice(0);
-    if (moves.length === 0) return;
-    const written = await github.setStatuses(moves);
-    const after = new Map(moves.map((m, i) => [m.issue.number, written[i]!]));
-    issues = issues.map((i) => (after.has(i.number) ? { ...i, ...after.get(i.number)! } : i));
-  };
-  const start = async (target: WorkerTarget, issue?: RoundIssue) => {
-    const outcome = await dispatchTarget(
-      context,
-      target,
-      await baseHead(),
-      issue,
-      options.now ?? new Date(),
-      target.kind === 'plan' ? running : undefined,
-      statuses,
-    );
-    (outcome === 'dispatched' ? result.dispatched : result.lost).push(targetInput(target));
-  };
-
+/** The plans the round decided to start, claimed and dispatched in turn; none when it is held. */
+async function startPlans(round: Round, held: string | undefined): Promise<void> {
   try {
-    for (const issue of held ? [] : plan.dispatch) await start({ kind: 'plan', spec, plan: issue.plan }, withoutHeld(issue));
+    for (const issue of held ? [] : round.plan.dispatch) await start(round, { kind: 'plan', spec: round.spec, plan: issue.plan }, withoutHeld(issue));
   } catch (e) {
     // A dispatch that failed after others went through: theirs are written before the failure goes up.
-    await write();
+    await writeStatuses(round);
     throw e;
   }
-  // Labels that disagree with the App's records are put back (a queued plan's ready or blocked as what it needs changed, or
-  // a label someone else changed): only the label, the view, and no comment. The App hears no `issues` events, so its own
-  // label writes start nothing: a label changed again is put back by the next round, never in a loop.
-  for (const { issue, to } of plan.relabel) {
-    statuses.push({ issue, status: to, labelOnly: true });
-    result.relabelled.push({ plan: issue.plan, to });
+}
+
+/** One target claimed and dispatched from the base's head (dispatch.ts): won, or lost to another delivery. */
+async function start(round: Round, target: WorkerTarget, issue?: RoundIssue): Promise<void> {
+  const outcome = await dispatchTarget(
+    round.context,
+    target,
+    await round.baseHead(),
+    issue,
+    round.options.now ?? new Date(),
+    target.kind === 'plan' ? round.running : undefined,
+    round.statuses,
+  );
+  (outcome === 'dispatched' ? round.result.dispatched : round.result.lost).push(targetInput(target));
+}
+
+/** The status writes waiting, made together; the round's issues as they left them. */
+async function writeStatuses(round: Round): Promise<void> {
+  const moves = round.statuses.splice(0);
+  if (moves.length === 0) return;
+  const written = await round.github.setStatuses(moves);
+  const after = new Map(moves.map((m, i) => [m.issue.number, written[i]!]));
+  round.issues = round.issues.map((i) => (after.has(i.number) ? { ...i, ...after.get(i.number)! } : i));
+}
+
+/**
+ * Labels that disagree with the App's records are put back (a queued plan's ready or blocked as what it needs changed, or
+ * a label someone else changed): only the label, the view, and no comment. The App hears no `issues` events, so its own
+ * label writes start nothing: a label changed again is put back by the next round, never in a loop.
+ */
+function relabel(round: Round): void {
+  for (const { issue, to } of round.plan.relabel) {
+    round.statuses.push({ issue, status: to, labelOnly: true });
+    round.result.relabelled.push({ plan: issue.plan, to });
   }
-  await write();
-  for (const { issue, failed } of plan.phaseMarks) {
-    if (failed) await github.addLabels(issue.number, [LABEL_PHASE_FAILED]);
-    else await github.removeLabel(issue.number, LABEL_PHASE_FAILED);
-    issues = issues.map((i) =>
+}
+
+/** The `harness:phase-failed` label put on or taken off where it is not what the plan's record says. */
+async function markPhases(round: Round): Promise<void> {
+  for (const { issue, failed } of round.plan.phaseMarks) {
+    if (failed) await round.github.addLabels(issue.number, [LABEL_PHASE_FAILED]);
+    else await round.github.removeLabel(issue.number, LABEL_PHASE_FAILED);
+    round.issues = round.issues.map((i) =>
       i.number === issue.number ? { ...i, labels: failed ? [...i.labels, LABEL_PHASE_FAILED] : i.labels.filter((l) => l !== LABEL_PHASE_FAILED) } : i,
     );
   }
-  if (plan.completePhases.length > 0) {
-    const claimed = await claimedPhases(context, spec);
-    // A round that leaves the spec idle looks for a verification claim whose delivery died (stale-phase-claim.ts).
-    if (plan.active === 0 && result.dispatched.length === 0) {
-      for (const phase of await recoverPhaseClaims(context, spec, plan.completePhases, claimed, options.now ?? new Date())) claimed.delete(phase);
-    }
-    const claimedNow = new Set(claimed.keys());
-    // A windowed spec's phase with plans still without issues is not complete (read only when some phase would be verified).
-    const toVerify = phasesToVerify(plan, claimedNow).length > 0 ? phasesToVerify(plan, claimedNow, await phasesNotAllIssued(context, spec, listed)) : [];
-    for (const phase of toVerify) await start({ kind: 'phase', spec, phase });
+}
+
+/** The verification of each complete phase not claimed yet, claimed and dispatched; claims whose delivery died recovered first. */
+async function verifyPhases(round: Round, listed: readonly IssueRecord[]): Promise<void> {
+  const { context, spec, plan, options } = round;
+  const claimed = await claimedPhases(context, spec);
+  // A round that leaves the spec idle looks for a verification claim whose delivery died (stale-phase-claim.ts).
+  if (plan.active === 0 && round.result.dispatched.length === 0) {
+    for (const phase of await recoverPhaseClaims(context, spec, plan.completePhases, claimed, options.now ?? new Date())) claimed.delete(phase);
   }
-  // Slots no plan can use research the next phases (research-ahead.ts, researchesAhead).
-  if (!held) await researchAhead(context, config, spec, plan, baseHead);
+  const claimedNow = new Set(claimed.keys());
+  // A windowed spec's phase with plans still without issues is not complete (read only when some phase would be verified).
+  const toVerify = phasesToVerify(plan, claimedNow).length > 0 ? phasesToVerify(plan, claimedNow, await phasesNotAllIssued(context, spec, listed)) : [];
+  for (const phase of toVerify) await start(round, { kind: 'phase', spec, phase });
+}
+
+/** Why plans wait: blocked by a failure (debug), or needing a plan the spec has no issue for (a warning). */
+function logWaiting({ context, spec, plan }: Round): void {
   for (const b of plan.blocked) {
     context.log.debug(`${spec}/${b.plan} cannot run: ${'plan' in b.because ? `${b.because.plan} failed` : `phase ${b.because.phase} failed its verification`}`);
   }
   for (const u of plan.unknownNeeds) context.log.warn(`${spec}/${u.plan} needs ${u.needs.join(', ')}, which the spec has no issue for: it waits`);
-
-  await refreshStatus(context, spec, issues, held);
-  return result;
 }
 
 /**

@@ -1,14 +1,22 @@
 import { issuePatch, type IssuePatch } from '../../engine/forge/issue-patch.js';
 import { mirroredEdges, withMirroredEdges } from '../../engine/forge/mirrored-edges.js';
 import { LABEL_COLORS, recordedStatus, STATUS_VALUES, statusLabel } from '../../engine/forge/names.js';
-import { desiredIssue, managedLabels, parseMarker, VERIFIED_BY_SPEC, withMarkerRecord, type ParsedMarker } from '../../engine/forge/plan-issue.js';
+import {
+  desiredIssue,
+  managedLabels,
+  parseMarker,
+  VERIFIED_BY_SPEC,
+  withMarkerRecord,
+  type DesiredIssue,
+  type ParsedMarker,
+} from '../../engine/forge/plan-issue.js';
 import { formatRuns } from '../../engine/forge/run-record.js';
 import { issueWindow, withNeeded } from '../../engine/forge/issue-window.js';
 import { parsePhaseMarker, usesPhaseIssues } from '../../engine/forge/phase-issue.js';
 import { removalNote } from '../../engine/forge/removal-note.js';
 import type { SyncTally } from '../../engine/forge/spec-check-report.js';
 import { buildGraph, topologicalOrder } from '../../engine/core/graph/graph.js';
-import type { Spec } from '../../engine/core/spec/model.js';
+import type { Plan, Spec } from '../../engine/core/spec/model.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import type { SpecIssues } from '../../gateway/plan-issues.js';
@@ -93,8 +101,90 @@ export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyn
     windowOf(given, given.issues).creating.length > 0 ? { ...given, issues: await given.github.unlabelledPlanIssues(given.spec.id, given.issues) } : given;
   const { github, spec } = input;
   if (input.issues.listed.length === 0 && spec.plans.length > 0) await ensurePlanLabels(github);
+  const sync = await startSync(input);
+  for (const index of topologicalOrder(buildGraph(spec.plans)).order) await syncPlan(sync, spec.plans[index]!);
+  const remover = await closeRemovedPlans(sync);
+  // The phase issues under the tracking issue, once the plans it held have moved under them.
+  const { tracking, phases } = sync;
+  const phaseParent =
+    tracking && phases
+      ? await trackingOfPhases(github, tracking, phases, input.issues.listed, sync.issues, sync.race, sync.subIssuesAvailable && (remover?.available ?? true))
+      : undefined;
+  if (phaseParent && phases) await parentPhaseIssues(github, phases, phaseParent);
+  return { tally: tallied(sync, remover, phaseParent), issues: sync.issues, undone: sync.mirror.undone };
+}
+
+/** One sync as its steps share it: the issues as they become, the mirrors that write their links, and the tally of what it wrote. */
+interface Sync {
+  input: PlanIssueSync;
+  /** Each plan's issue as the sync has left it so far, removed plans' included. */
+  issues: Map<string, IssueRecord>;
+  /** Each plan's issue number, for the `#n` links of the issues created after it. */
+  numbers: Map<string, number>;
+  done: (plan: string) => boolean;
+  windowed: boolean;
+  inWindow: ReadonlySet<string> | undefined;
+  tracking: SpecIssueSync | undefined;
+  phases: PhaseIssueSync | undefined;
+  /** Two deliveries raced through a first sync: their duplicates' sub-issues and edges are not what the records say. */
+  race: boolean;
+  /** The tracking issue's mirror, when the plan issues are its sub-issues (a spec without phase issues). */
+  subs: SubIssueMirror | undefined;
+  /** A large spec's plan issues are sub-issues of their phase's issue, each parent's mirror made when first needed. */
+  phaseSubs: Map<string, SubIssueMirror>;
+  /** No mirror has found sub-issues unavailable yet. */
+  subIssuesAvailable: boolean;
+  /** Each listed issue's plan, and whether it is that plan's own issue (not a duplicate). */
+  planOf: Map<number, { plan: string; own: boolean }>;
+  mirror: DependencyMirror;
+  /** A window that moves on while the person has queued every plan with an issue queues the new ones too, in the create itself. */
+  queueNew: boolean;
+  /** New issues are created as sub-issues, one request each (createsUnderParent). */
+  underParent: boolean;
+  tally: SyncTally;
+}
+
+/** A sync begun: the tracking issue (and phase issues) synced, the mirrors made, nothing tallied yet. */
+async function startSync(input: PlanIssueSync): Promise<Sync> {
+  const { spec } = input;
   const issues = new Map(input.issues.byPlan);
   const { done, windowed, inWindow } = windowOf(input, input.issues);
+  const { tracking, phases, race, subs } = await syncTracking(input, windowed);
+  const numbers = new Map([...issues].map(([plan, issue]) => [plan, issue.number]));
+  const { planOf, mirror } = dependencyMirror(input, issues);
+  const sync: Sync = {
+    input,
+    issues,
+    numbers,
+    done,
+    windowed,
+    inWindow,
+    tracking,
+    phases,
+    race,
+    subs,
+    phaseSubs: new Map(),
+    subIssuesAvailable: true,
+    planOf,
+    mirror,
+    queueNew: windowed && everyIssueQueued(spec, issues),
+    underParent: false,
+    tally: {
+      created: [],
+      updated: [],
+      reopened: [],
+      closed: [],
+      duplicates: [],
+      dependencies: { added: 0, removed: 0, refused: 0, unavailable: false },
+    },
+  };
+  sync.underParent = await createsUnderParent(sync);
+  return sync;
+}
+
+/** The spec's tracking issue, and a large spec's phase issues; without phase issues, the mirror of the tracking issue's sub-issues. */
+async function syncTracking(input: PlanIssueSync, windowed: boolean): Promise<Pick<Sync, 'tracking' | 'phases' | 'race' | 'subs'>> {
+  const { github, spec } = input;
   const source = windowed && input.tree ? { pull: input.pull, tree: input.tree, specPath: input.specPath, blobBase: input.blobBase } : undefined;
   // The tracking issue first, so that each new plan issue records its parent as it is created.
   const tracking = spec.plans.length > 0 ? await syncSpecIssue(github, { ...input, ...(source ? { source } : {}) }) : undefined;
@@ -102,151 +192,197 @@ export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyn
   const phases = phased ? await syncPhaseIssues(github, input, tracking.listed) : undefined;
   // Two deliveries raced through a first sync: their duplicates' sub-issues and edges are not what the records say.
   const race = input.issues.duplicates.length > 0 || (tracking?.duplicates.length ?? 0) > 0 || (phases?.duplicates.length ?? 0) > 0;
-  const recordingParent = (n: number) => input.issues.listed.filter((i) => parseMarker(i.body)?.parent === n).length;
   const subs =
     tracking && !phased
       ? new SubIssueMirror(
           github,
           tracking.number,
-          recordingParent(tracking.number),
-          await actualSubIssues(github, tracking, recordingParent(tracking.number), race),
+          recordingParent(input, tracking.number),
+          await actualSubIssues(github, tracking, recordingParent(input, tracking.number), race),
         )
       : undefined;
-  // A large spec's plan issues are sub-issues of their phase's issue, each parent's mirror made when first needed.
-  const phaseSubs = new Map<string, SubIssueMirror>();
-  let subIssuesAvailable = true;
-  const parentOf = async (phase: string): Promise<SubIssueMirror | undefined> => {
-    if (!phases) return subs;
-    const parent = phases.byPhase.get(phase);
-    if (!parent) return undefined;
-    let mirror = phaseSubs.get(phase);
-    if (!mirror) {
-      const held = recordingParent(parent.number);
-      const actual = subIssuesAvailable
-        ? await actualSubIssues(
-            github,
-            {
-              number: parent.number,
-              created: phases.created.includes(parent.number),
-              ...(parent.subIssuesTotal === undefined ? {} : { subIssuesTotal: parent.subIssuesTotal }),
-            },
-            held,
-            race,
-          )
-        : undefined;
-      mirror = new SubIssueMirror(github, parent.number, held, actual);
-      mirror.available = subIssuesAvailable;
-      phaseSubs.set(phase, mirror);
-    }
-    return mirror;
-  };
-  const numbers = new Map([...issues].map(([plan, issue]) => [plan, issue.number]));
+  return { tracking, phases, race, subs };
+}
+
+/** How many of the listed plan issues record the issue `n` as their parent. */
+function recordingParent(input: PlanIssueSync, n: number): number {
+  return input.issues.listed.filter((i) => parseMarker(i.body)?.parent === n).length;
+}
+
+/** Each listed issue's plan (and whether it is the plan's own), and the mirror of the plan issues' links, told how many each plan's issue blocks by its records. */
+function dependencyMirror(input: PlanIssueSync, issues: ReadonlyMap<string, IssueRecord>): Pick<Sync, 'planOf' | 'mirror'> {
   const planOf = new Map<number, { plan: string; own: boolean }>();
   const blocking = new Map<string, number>();
   for (const listed of input.issues.listed) {
     const marker = parseMarker(listed.body);
-    if (marker?.spec !== spec.id) continue;
+    if (marker?.spec !== input.spec.id) continue;
     const own = issues.get(marker.plan)?.id === listed.id;
     planOf.set(listed.id, { plan: marker.plan, own });
     if (own) for (const blocker of marker.blockedBy ?? []) blocking.set(blocker, (blocking.get(blocker) ?? 0) + 1);
   }
-  const mirror = new DependencyMirror(github, blocking);
-  // A window that moves on while the person has queued every plan with an issue queues the new ones too, in the create itself.
-  const queueNew = windowed && everyIssueQueued(spec, issues);
-  const tally: SyncTally = {
-    created: [],
-    updated: [],
-    reopened: [],
-    closed: [],
-    duplicates: [],
-    dependencies: { added: 0, removed: 0, refused: 0, unavailable: false },
-  };
-  // Several new issues under a parent: each is created as a sub-issue in one request (gateway createSubIssue), their labels' ids learnt first, all at once.
-  const creating = tracking ? spec.plans.filter((p) => !issues.has(p.id) && (!inWindow || inWindow.has(p.id))) : [];
-  const underParent =
+  return { planOf, mirror: new DependencyMirror(input.github, blocking) };
+}
+
+/** Several new issues under a parent: each is created as a sub-issue in one request (gateway createSubIssue), their labels' ids learnt first, all at once. */
+async function createsUnderParent(sync: Sync): Promise<boolean> {
+  const { github, spec } = sync.input;
+  const { inWindow } = sync;
+  const creating = sync.tracking ? spec.plans.filter((p) => !sync.issues.has(p.id) && (!inWindow || inWindow.has(p.id))) : [];
+  return (
     creating.length >= SUB_ISSUES_AT_CREATION &&
-    (await github.knowLabels([...new Set(creating.flatMap((p) => [...managedLabels(spec.id, p), ...STATUS_VALUES.map(statusLabel)]))]));
+    (await github.knowLabels([...new Set(creating.flatMap((p) => [...managedLabels(spec.id, p), ...STATUS_VALUES.map(statusLabel)]))]))
+  );
+}
 
-  for (const index of topologicalOrder(buildGraph(spec.plans)).order) {
-    const plan = spec.plans[index]!;
-    const actual = issues.get(plan.id);
-    // Past the window, a plan gets its issue when the window reaches it.
-    if (!actual && inWindow && !inWindow.has(plan.id)) continue;
-    const desired = desiredIssue({
-      spec,
-      plan,
-      planText: input.planTexts.get(plan.file) ?? '',
-      specPath: input.specPath,
-      blobBase: input.blobBase,
-      issueNumbers: numbers,
-    });
-    const subsOfPlan = tracking ? await parentOf(plan.phase) : undefined;
-    if (!actual) {
-      // The record is written with the issue, as the edges about to be mirrored; it is
-      // corrected (one more write) only if GitHub turns them down.
-      const intended = mirror.intended(plan.dependsOn, issues);
-      const intendedParent = subsOfPlan?.hasRoom ? subsOfPlan.parent : undefined;
-      // The issue remembers the spec PR it came from: its status comment is the one the
-      // scheduling rounds keep up to date.
-      const status = plan.completed !== undefined ? 'verified' : queueNew ? (plan.dependsOn.every(done) ? 'ready' : 'blocked') : undefined;
-      // The record with the issue: the label is its view.
-      const tracked = withMarkerRecord(
-        withMarkerRecord(
-          withMarkerRecord(withMarkerRecord(desired.body, 'pr', String(input.pull)), 'verified', plan.completed === undefined ? undefined : VERIFIED_BY_SPEC),
-          'of',
-          windowed ? String(spec.plans.length) : undefined,
-        ),
-        'status',
-        status === undefined ? undefined : recordedStatus(status),
-      );
-      const labels = status === undefined ? desired.labels : [...desired.labels, statusLabel(status)];
-      const bodyWith = (edges: readonly string[], parent: number | undefined) =>
-        withMarkerRecord(withMirroredEdges(tracked, edges), 'parent', parent === undefined ? undefined : String(parent));
-      const asSubIssue =
-        underParent && intendedParent !== undefined
-          ? await github.createSubIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels }, intendedParent)
-          : undefined;
-      let created = asSubIssue ?? (await github.createIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels }));
-      const parent = asSubIssue ? subsOfPlan!.adopted() : subsOfPlan ? await subsOfPlan.add(created, undefined) : undefined;
-      if (subsOfPlan) subIssuesAvailable &&= subsOfPlan.available;
-      const mirrored = await mirror.sync(created.number, plan.dependsOn, [], issues);
-      if (!sameEdges(mirrored, intended) || parent !== intendedParent) created = await github.updateIssue(created.number, { body: bodyWith(mirrored, parent) });
-      // Work done before harness (`completed:`) is on record as verified and never dispatched.
-      if (plan.completed !== undefined) created = await github.updateIssue(created.number, { state: 'closed', state_reason: 'completed' });
-      issues.set(plan.id, created);
-      numbers.set(plan.id, created.number);
-      tally.created.push(created.number);
-      continue;
-    }
-    const mirrored = await mirror.sync(actual.number, plan.dependsOn, await mirror.actualEdges(actual, mirroredEdges(actual.body), planOf, race), issues);
-    const recorded = parseMarker(actual.body);
-    const parent = subsOfPlan ? await subsOfPlan.add(actual, recorded?.parent) : recorded?.parent;
-    if (subsOfPlan) subIssuesAvailable &&= subsOfPlan.available;
-    // A later spec PR changes the plan, not where its status is tracked: the first PR's record stays.
-    const pr = recorded?.pr ?? input.pull;
-    const doneInSpec = plan.completed !== undefined && recorded?.verified === undefined && !ACTIVE.has(recorded?.status);
-    const verified = recorded?.verified ?? (doneInSpec ? VERIFIED_BY_SPEC : undefined);
-    const patch = issuePatch(
-      { ...desired, body: withRecords(withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored), parent, recorded, verified) },
-      actual,
-    );
-    if (doneInSpec) {
-      // Marked done in the spec since its issue was made: verified and closed, as if run.
-      const updated = patch ? await applyPatch(github, actual, patch) : actual;
-      const { labels } = await github.setStatus(updated, 'verified');
-      issues.set(plan.id, { ...(await github.updateIssue(actual.number, { state: 'closed', state_reason: 'completed' })), labels });
-      tally.updated.push(actual.number);
-      continue;
-    }
-    if (!patch) continue;
-    issues.set(plan.id, await applyPatch(github, actual, patch));
-    if (patch.state === 'open') tally.reopened.push(actual.number);
-    else tally.updated.push(actual.number);
+/**
+ * The mirror of the issue a plan's issue is a sub-issue of: the tracking issue's, or with phase
+ * issues its phase issue's (made when first needed); none when its phase has no issue.
+ */
+async function parentOf(sync: Sync, phase: string): Promise<SubIssueMirror | undefined> {
+  const { phases } = sync;
+  if (!phases) return sync.subs;
+  const parent = phases.byPhase.get(phase);
+  if (!parent) return undefined;
+  let mirror = sync.phaseSubs.get(phase);
+  if (!mirror) {
+    const held = recordingParent(sync.input, parent.number);
+    const actual = sync.subIssuesAvailable
+      ? await actualSubIssues(
+          sync.input.github,
+          {
+            number: parent.number,
+            created: phases.created.includes(parent.number),
+            ...(parent.subIssuesTotal === undefined ? {} : { subIssuesTotal: parent.subIssuesTotal }),
+          },
+          held,
+          sync.race,
+        )
+      : undefined;
+    mirror = new SubIssueMirror(sync.input.github, parent.number, held, actual);
+    mirror.available = sync.subIssuesAvailable;
+    sync.phaseSubs.set(phase, mirror);
   }
+  return mirror;
+}
 
+/** One plan's issue made what the spec says: created when it has none (past the window, not yet), else put right. */
+async function syncPlan(sync: Sync, plan: Plan): Promise<void> {
+  const { input, inWindow } = sync;
+  const { spec } = input;
+  const actual = sync.issues.get(plan.id);
+  // Past the window, a plan gets its issue when the window reaches it.
+  if (!actual && inWindow && !inWindow.has(plan.id)) return;
+  const desired = desiredIssue({
+    spec,
+    plan,
+    planText: input.planTexts.get(plan.file) ?? '',
+    specPath: input.specPath,
+    blobBase: input.blobBase,
+    issueNumbers: sync.numbers,
+  });
+  const subsOfPlan = sync.tracking ? await parentOf(sync, plan.phase) : undefined;
+  if (!actual) await createPlanIssue(sync, plan, desired, subsOfPlan);
+  else await updatePlanIssue(sync, plan, actual, desired, subsOfPlan);
+}
+
+/**
+ * A plan's new issue, created with its records, the links it needs and its parent; then the links
+ * mirrored and the parent added, the record corrected where GitHub turned them down.
+ */
+async function createPlanIssue(sync: Sync, plan: Plan, desired: DesiredIssue, subsOfPlan: SubIssueMirror | undefined): Promise<void> {
+  const { github } = sync.input;
+  const { issues, mirror } = sync;
+  // The record is written with the issue, as the edges about to be mirrored; it is
+  // corrected (one more write) only if GitHub turns them down.
+  const intended = mirror.intended(plan.dependsOn, issues);
+  const intendedParent = subsOfPlan?.hasRoom ? subsOfPlan.parent : undefined;
+  const { tracked, labels } = newIssueRecords(sync, plan, desired);
+  const bodyWith = (edges: readonly string[], parent: number | undefined) =>
+    withMarkerRecord(withMirroredEdges(tracked, edges), 'parent', parent === undefined ? undefined : String(parent));
+  const asSubIssue =
+    sync.underParent && intendedParent !== undefined
+      ? await github.createSubIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels }, intendedParent)
+      : undefined;
+  let created = asSubIssue ?? (await github.createIssue({ title: desired.title, body: bodyWith(intended, intendedParent), labels }));
+  const parent = asSubIssue ? subsOfPlan!.adopted() : subsOfPlan ? await subsOfPlan.add(created, undefined) : undefined;
+  if (subsOfPlan) sync.subIssuesAvailable &&= subsOfPlan.available;
+  const mirrored = await mirror.sync(created.number, plan.dependsOn, [], issues);
+  if (!sameEdges(mirrored, intended) || parent !== intendedParent) created = await github.updateIssue(created.number, { body: bodyWith(mirrored, parent) });
+  // Work done before harness (`completed:`) is on record as verified and never dispatched.
+  if (plan.completed !== undefined) created = await github.updateIssue(created.number, { state: 'closed', state_reason: 'completed' });
+  issues.set(plan.id, created);
+  sync.numbers.set(plan.id, created.number);
+  sync.tally.created.push(created.number);
+}
+
+/** A new issue's body with its records (but its edges and parent), and its labels. */
+function newIssueRecords(sync: Sync, plan: Plan, desired: DesiredIssue): { tracked: string; labels: string[] } {
+  const { input, windowed } = sync;
+  // The issue remembers the spec PR it came from: its status comment is the one the
+  // scheduling rounds keep up to date.
+  const status = plan.completed !== undefined ? 'verified' : sync.queueNew ? (plan.dependsOn.every(sync.done) ? 'ready' : 'blocked') : undefined;
+  // The record with the issue: the label is its view.
+  const tracked = withMarkerRecord(
+    withMarkerRecord(
+      withMarkerRecord(withMarkerRecord(desired.body, 'pr', String(input.pull)), 'verified', plan.completed === undefined ? undefined : VERIFIED_BY_SPEC),
+      'of',
+      windowed ? String(input.spec.plans.length) : undefined,
+    ),
+    'status',
+    status === undefined ? undefined : recordedStatus(status),
+  );
+  const labels = status === undefined ? desired.labels : [...desired.labels, statusLabel(status)];
+  return { tracked, labels };
+}
+
+/**
+ * A plan's issue put right: its links mirrored, its parent and the records a sync must not lose
+ * kept, what differs written as one patch; marked done in the spec since, verified and closed.
+ */
+async function updatePlanIssue(sync: Sync, plan: Plan, actual: IssueRecord, desired: DesiredIssue, subsOfPlan: SubIssueMirror | undefined): Promise<void> {
+  const { github } = sync.input;
+  const { issues, mirror, tally } = sync;
+  const mirrored = await mirror.sync(
+    actual.number,
+    plan.dependsOn,
+    await mirror.actualEdges(actual, mirroredEdges(actual.body), sync.planOf, sync.race),
+    issues,
+  );
+  const recorded = parseMarker(actual.body);
+  const parent = subsOfPlan ? await subsOfPlan.add(actual, recorded?.parent) : recorded?.parent;
+  if (subsOfPlan) sync.subIssuesAvailable &&= subsOfPlan.available;
+  // A later spec PR changes the plan, not where its status is tracked: the first PR's record stays.
+  const pr = recorded?.pr ?? sync.input.pull;
+  const doneInSpec = plan.completed !== undefined && recorded?.verified === undefined && !ACTIVE.has(recorded?.status);
+  const verified = recorded?.verified ?? (doneInSpec ? VERIFIED_BY_SPEC : undefined);
+  const patch = issuePatch(
+    { ...desired, body: withRecords(withMirroredEdges(withMarkerRecord(desired.body, 'pr', String(pr)), mirrored), parent, recorded, verified) },
+    actual,
+  );
+  if (doneInSpec) {
+    // Marked done in the spec since its issue was made: verified and closed, as if run.
+    const updated = patch ? await applyPatch(github, actual, patch) : actual;
+    const { labels } = await github.setStatus(updated, 'verified');
+    issues.set(plan.id, { ...(await github.updateIssue(actual.number, { state: 'closed', state_reason: 'completed' })), labels });
+    tally.updated.push(actual.number);
+    return;
+  }
+  if (!patch) return;
+  issues.set(plan.id, await applyPatch(github, actual, patch));
+  if (patch.state === 'open') tally.reopened.push(actual.number);
+  else tally.updated.push(actual.number);
+}
+
+/**
+ * The issues of plans gone from the spec noted and closed as not planned (taken out of their
+ * parent), and the duplicates closed. Returns the mirror that took them out of the tracking issue.
+ */
+async function closeRemovedPlans(sync: Sync): Promise<SubIssueMirror | undefined> {
+  const { input, issues, tracking, subs, tally } = sync;
+  const { github, spec } = input;
   // Closing issues leave the parent they record; any mirror takes them out (the parent is in the request).
   const remover = subs ?? (tracking ? new SubIssueMirror(github, tracking.number) : undefined);
-  if (remover) remover.available = subs ? subs.available : subIssuesAvailable;
+  if (remover) remover.available = subs ? subs.available : sync.subIssuesAvailable;
   for (const [planId, issue] of issues) {
     if (spec.planById.has(planId)) continue;
     const removed = parseMarker(issue.body)?.removed;
@@ -268,14 +404,13 @@ export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyn
     await github.updateIssue(issue.number, { state: 'closed', state_reason: 'duplicate', ...(await leaveTracking(remover, issue)) });
     tally.duplicates.push(issue.number);
   }
+  return remover;
+}
 
-  // The phase issues under the tracking issue, once the plans it held have moved under them.
-  const phaseParent =
-    tracking && phases
-      ? await trackingOfPhases(github, tracking, phases, input.issues.listed, issues, race, subIssuesAvailable && (remover?.available ?? true))
-      : undefined;
-  if (phaseParent && phases) await parentPhaseIssues(github, phases, phaseParent);
-
+/** The sync's tally completed: the links, the tracking issue and its sub-issues, the phase issues and the window. */
+function tallied(sync: Sync, remover: SubIssueMirror | undefined, phaseParent: SubIssueMirror | undefined): SyncTally {
+  const { tally, mirror, tracking, phases, subs, issues } = sync;
+  const { spec } = sync.input;
   tally.dependencies = {
     added: mirror.added,
     removed: mirror.removed,
@@ -284,7 +419,7 @@ export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyn
     ...(mirror.capped > 0 ? { capped: mirror.capped } : {}),
   };
   if (tracking) {
-    const mirrors = [subs, remover === subs ? undefined : remover, phaseParent, ...phaseSubs.values()].filter((m): m is SubIssueMirror => m !== undefined);
+    const mirrors = [subs, remover === subs ? undefined : remover, phaseParent, ...sync.phaseSubs.values()].filter((m): m is SubIssueMirror => m !== undefined);
     const sum = (f: (m: SubIssueMirror) => number) => mirrors.reduce((n, m) => n + f(m), 0);
     tally.tracking = { number: tracking.number, created: tracking.created, updated: tracking.updated, duplicates: tracking.duplicates };
     const overLimit = sum((m) => m.overLimit);
@@ -297,12 +432,12 @@ export async function syncPlanIssues(given: PlanIssueSync): Promise<PlanIssueSyn
     };
   }
   if (phases) tally.phases = { created: phases.created, updated: phases.updated, duplicates: phases.duplicates };
-  if (windowed) {
+  if (sync.windowed) {
     const issued = spec.plans.filter((p) => issues.has(p.id)).length;
     const through = [...spec.phases].reverse().find((ph) => ph.plans.some((p) => issues.has(p)))?.id ?? spec.phases[0]!.id;
     tally.window = { issued, total: spec.plans.length, through };
   }
-  return { tally, issues, undone: mirror.undone };
+  return tally;
 }
 
 /** Is a plan's issue done, from the list alone: with the App's record of why (verified-record.ts), whatever its state? */

@@ -10,11 +10,27 @@ import type { AgentsConfig } from '../agents/registry.js';
 import type { Mutex } from './mutex.js';
 import type { RunReporter } from './progress.js';
 import type { RunRepo } from './repo.js';
-import type { RunReflection } from './reflection.js';
 import type { RunState } from './run-state.js';
-import type { RunKnowledge } from './surfacing.js';
 import type { CheckpointRecord, OrchestrationStore, RunRecord } from './store.js';
 import type { WorktreeWatch } from './worktree-watch.js';
+import type { Reflector } from '../engine/knowledge/lessons/reflector.js';
+import type { HoldoutSettings } from '../engine/knowledge/holdout/holdout.js';
+import type { SurfaceOptions } from '../engine/knowledge/surfacing/surface.js';
+
+/** Reflection during a run (knowledge.reflect.on_phase, on_spec), as `harness run` was given it. */
+export interface RunReflection {
+  config: HarnessConfig;
+  /** The reflector agent, when knowledge.reflect.agent configures one. */
+  reflector?: Reflector;
+}
+
+/** Where the run reads knowledge from, and how much of it a brief takes. */
+export interface RunKnowledge extends SurfaceOptions {
+  /** The store, absolute; the repository's `.harness/knowledge/` when absent. */
+  dir?: string;
+  /** knowledge.holdout and its seed: the plans that run without surfaced knowledge. */
+  holdout?: HoldoutSettings;
+}
 
 export interface RunOptions {
   /** The spec directory in the person's checkout (absolute). */

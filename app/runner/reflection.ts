@@ -1,19 +1,12 @@
 import { join } from 'node:path';
 import { TRAILER_SPEC } from '../engine/core/agents/commit-message.js';
-import type { HarnessConfig } from '../engine/core/config/schema.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
-import type { Reflector } from '../engine/knowledge/lessons/reflector.js';
 import { makeSafe, secretValues } from '../machine/content-safety.js';
 import { reflectLocally, writeLessons } from '../machine/local-reflection.js';
 import type { RunContext } from './context.js';
-import { noteActivity } from './documents.js';
 
-/** Reflection during a run (knowledge.reflect.on_phase, on_spec), as `harness run` was given it. */
-export interface RunReflection {
-  config: HarnessConfig;
-  /** The reflector agent, when knowledge.reflect.agent configures one. */
-  reflector?: Reflector;
-}
+export type { RunReflection } from './context.js';
+import { noteActivity } from './documents.js';
 
 /**
  * Reflection when a phase, or the whole spec, is verified: on the integration worktree's

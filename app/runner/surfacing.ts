@@ -3,7 +3,7 @@ import { formatProblem } from '../engine/core/spec/problem.js';
 import type { Plan } from '../engine/core/spec/model.js';
 import { KNOWLEDGE_ROOT } from '../engine/forge/knowledge-draft.js';
 import type { KnowledgeIndex } from '../engine/knowledge/surfacing/knowledge-index.js';
-import { heldOutLine, isHeldOut, type HoldoutSettings } from '../engine/knowledge/holdout/holdout.js';
+import { heldOutLine, isHeldOut } from '../engine/knowledge/holdout/holdout.js';
 import type { SurfacedEntry } from '../engine/knowledge/documents/loop.js';
 import { DEFAULT_SURFACE, planSubject, surface, type SurfaceOptions } from '../engine/knowledge/surfacing/surface.js';
 import { secretValues, type SafetyOptions } from '../machine/content-safety.js';
@@ -15,6 +15,8 @@ import { readJson, writeJsonAtomic } from './atomic.js';
 import { planHistory } from './capture.js';
 import type { RunContext } from './context.js';
 
+export type { RunKnowledge } from './context.js';
+
 /**
  * Surfacing in `harness run`: the knowledge store is read once per run (the person's
  * checkout's `.harness/knowledge/`, where a lesson they accepted is, whether or not the run's
@@ -22,14 +24,6 @@ import type { RunContext } from './context.js';
  * brief gets what applies to it. What a plan was given is kept with its session, so that an
  * attempt resumed after a stop gives the agent, and records, the same knowledge.
  */
-
-/** Where the run reads knowledge from, and how much of it a brief takes. */
-export interface RunKnowledge extends SurfaceOptions {
-  /** The store, absolute; the repository's `.harness/knowledge/` when absent. */
-  dir?: string;
-  /** knowledge.holdout and its seed: the plans that run without surfaced knowledge. */
-  holdout?: HoldoutSettings;
-}
 
 /** Whether the plan runs without surfaced knowledge (knowledge.holdout): the same on every attempt, resume and retry. */
 export function planHeldOut(ctx: RunContext, plan: Plan): boolean {

@@ -5,7 +5,13 @@ import { specIdFromDir } from '../../engine/importers/gsd/spec-id.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import { appGateway } from '../app-gateway.js';
 import { loadConfig } from '../config.js';
-import type { PlanIssues } from './plan-issues.js';
+import type { IssueRecord } from '../../gateway/issues.js';
+
+/** Each plan's issue of a spec as read, and the commands' view of them. */
+export interface PlanIssues {
+  views: PlanIssueView[];
+  records: IssueRecord[];
+}
 
 /** Where a command came from, which decides its spec and where the answer goes. */
 export type Place =

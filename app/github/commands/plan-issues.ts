@@ -4,13 +4,9 @@ import { scopePlans } from '../../engine/forge/scope-plans.js';
 import type { IssueRecord } from '../../gateway/issues.js';
 import { issueLike } from '../../gateway/issues.js';
 import { confirmVerified } from '../schedule/verified-record.js';
-import type { Invocation } from './invocation.js';
+import type { Invocation, PlanIssues } from './invocation.js';
 
-/** Each plan's issue of a spec as read, and the commands' view of them. */
-export interface PlanIssues {
-  views: PlanIssueView[];
-  records: IssueRecord[];
-}
+export type { PlanIssues } from './invocation.js';
 
 /**
  * A spec's plan issues, open and closed, in one paginated list call (labels `harness:plan`

@@ -7,13 +7,9 @@ import type { StatusMove } from '../../gateway/plan-issues.js';
 import type { DispatchedRun } from '../../gateway/workflows.js';
 import { appGateway, bookWorkerContent } from '../app-gateway.js';
 import { repositoryUrl } from './repository.js';
-import { recoverClaim } from './stale-claim.js';
+import { recoverClaim, type BaseHead } from './stale-claim.js';
 
-/** The base branch and the commit of it a round read once and starts every branch from. */
-export interface BaseHead {
-  branch: string;
-  sha: string;
-}
+export type { BaseHead } from './stale-claim.js';
 
 export type DispatchOutcome = 'dispatched' | 'lost';
 

@@ -3,7 +3,12 @@ import { abandoned, keptWorkRef, takeoverRef } from '../../engine/forge/claims.j
 import type { RoundIssue } from '../../engine/forge/round-plan.js';
 import { targetBranch, workerRunTitle, type WorkerTarget } from '../../engine/forge/worker-target.js';
 import { appGateway } from '../app-gateway.js';
-import type { BaseHead } from './dispatch.js';
+
+/** The base branch and the commit of it a round read once and starts every branch from. */
+export interface BaseHead {
+  branch: string;
+  sha: string;
+}
 
 export type ClaimState =
   /** A worker runs for the plan: the claim's delivery dispatched it and died before the record, which now says running. */

@@ -1,4 +1,5 @@
-import type { BlockedHost } from '../core/agents/sandbox.js';
+import type { AgentSandbox, BlockedHost } from '../core/agents/sandbox.js';
+import type { Clock } from '../core/clock.js';
 import type { AgentFacts, Checkpoint, Insight, Usage } from '../core/protocol/messages.js';
 import { strictFilesReason, undeclaredWrites, type Deviation } from '../core/run/deviations.js';
 import type { Plan } from '../core/spec/model.js';
@@ -113,104 +114,62 @@ export function planHumanChecks(plan: Plan): HumanCheckRef[] {
  * then what came of it. Merging, pull requests and records are the caller's.
  */
 export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Promise<AttemptOutcome> {
-  const { plan, base } = input;
+  const ran = await runAttemptAgent(input, ports);
+  const { agent } = ran;
+  if (agent?.kind === 'checkpoint') return { kind: 'checkpoint', checkpoint: agent.checkpoint, ...(await ended(ran, { end: 'checkpoint', verifyMs: 0 })) };
+  if (agent?.kind === 'failed') return agentFailed(ran, agent, ports.clock);
+  return verifyAttempt(ran, ports);
+}
+
+/** What the attempt holds once its agent has run (or had, in an earlier run): what its end reads. */
+interface AgentStage {
+  input: AttemptInput;
+  workspace: Workspace;
+  /** One sandbox for the attempt, whichever engines work on it: what it refused is the attempt's. */
+  sandbox?: AgentSandbox;
+  /** Undefined when the agent finished in an earlier run (`agentDone`). */
+  agent?: AgentResult;
+  /** The engine that ended the attempt, and every one that worked on it (a fallback at a usage limit). */
+  engine: string;
+  engines: EngineShare[];
+  agentMs: number;
+}
+
+/** How the attempt ends: a pause is the same attempt, still going (see `ended`). */
+type End = { verifyMs: number; reason?: string; report?: VerificationReport } & ({ end: 'paused' } | Ending);
+type Ending = { end: 'verified' | 'failed' | 'checkpoint' };
+
+/** The agent on the plan's checkout (its engines in turn at a usage limit), unless it finished in an earlier run. */
+async function runAttemptAgent(input: AttemptInput, ports: AttemptPorts): Promise<AgentStage> {
+  const { plan } = input;
   const { workspace, progress, clock } = ports;
-  let agent: AgentResult | undefined;
-  let agentMs = 0;
-  // The engine that ended the attempt, and every one that worked on it (a fallback at a usage limit).
-  let engine = input.agent;
-  let engines: EngineShare[] = [];
-  // One sandbox for the attempt, whichever engines work on it: what it refused is the attempt's.
   const sandbox = ports.sandboxes?.forAttempt({ spec: input.spec, plan: plan.id, worktree: workspace.root, logDir: input.logDir });
-  if (!input.agentDone) {
-    const started = clock.monotonic();
-    const ran = await progress
-      .stage(`agent ${input.agent}: ${plan.id} ${plan.title}`, () => runEngines(sandbox ? { ...input, sandbox } : input, ports))
-      .finally(() => {
-        agentMs = clock.monotonic() - started;
-      });
-    ({ result: agent, agent: engine, engines } = ran);
-  }
-  const handedOn = engines.length > 1;
-  const usage = handedOn ? totalOf(engines) : agent?.kind !== 'checkpoint' ? agent?.usage : undefined;
-  // What the branch holds when the attempt ends; a failed attempt's checkout that cannot say must not hide why it failed.
-  const ended = async (how: {
-    end: 'verified' | 'failed' | 'checkpoint' | 'paused';
-    verifyMs: number;
-    reason?: string;
-    report?: VerificationReport;
-  }): Promise<Ended> => {
-    const failed = how.end === 'failed';
-    const look = <T>(p: Promise<T[]>) => (failed ? p.catch((): T[] => []) : p);
-    const [commits, changed] = await Promise.all([look(workspace.commits(base)), look(workspace.changedFiles(base))]);
-    const timedOut = agent?.kind === 'failed' && agent.timedOut;
-    const seen = agent?.seen;
-    const blocked = sandbox?.blocked() ?? [];
-    const facts: AttemptFacts = {
-      ...(input.attempt === undefined ? {} : { attempt: input.attempt }),
-      agent: engine,
-      ...(handedOn ? { engines } : {}),
-      undeclaredWrites: undeclaredWrites(changed, plan.filesModified),
-      timedOut,
-      ...(agent?.kind !== 'checkpoint' && usage ? { usage } : {}),
-      ...(seen?.facts ? { agentFacts: seen.facts } : {}),
-      ...(seen && seen.insights.length > 0 ? { insights: seen.insights } : {}),
-      ...(agent?.kind === 'failed' && agent.environment ? { environment: true } : {}),
-      ...(blocked.length > 0 ? { blocked } : {}),
-      ...(failed
-        ? {
-            failure: {
-              ...attemptFailure({ ...(agent?.kind === 'failed' ? { agentError: agent.error } : {}), timedOut, ...(how.report ? { report: how.report } : {}) }),
-              ...headOf(commits, base),
-            },
-          }
-        : {}),
-    };
-    // A pause is the same attempt, still going, and says nothing about the plan: nothing for the knowledge loop.
-    if (how.end === 'paused') return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs }, signals: [] };
-    // Only an attempt that ended looks back: a checkpoint is the same attempt, still going.
-    const previous = how.end === 'checkpoint' ? undefined : await input.history?.();
-    const failedBefore = Math.max(previous?.attempt ?? 0, (input.attempt ?? 1) - 1);
-    // A repair: what its diff adds since the failed attempt's head (since the base when that is not known or not here).
-    const diff = how.end === 'verified' && failedBefore > 0 ? await repairDiff(workspace, previous?.failure?.head, base) : undefined;
-    // A failure and a repair record the plan's profile (the modules its files import among it): what reflection learns when such knowledge applies.
-    const imports = failed || (how.end === 'verified' && failedBefore > 0) ? await look(workspace.imports(importedFrom(plan))) : undefined;
-    // This machine's problem (an agent that cannot start) says nothing about the plan: no knowledge comes of it.
-    const signals = facts.environment
-      ? []
-      : attemptSignals({
-          spec: input.spec,
-          plan,
-          agent: engine,
-          attempt: failedBefore + 1,
-          failedBefore,
-          ...(previous ? { previous } : {}),
-          end: how.end,
-          ...(how.reason === undefined ? {} : { reason: how.reason }),
-          ...(facts.failure ? { failure: facts.failure } : {}),
-          timedOut,
-          undeclaredWrites: facts.undeclaredWrites,
-          ...(seen ? { seen } : {}),
-          ...(input.expects ? { expects: input.expects } : {}),
-          ...(input.knowledge ? { knowledge: input.knowledge } : {}),
-          changed,
-          ...(imports === undefined ? {} : { imports }),
-          ...(agent?.kind === 'completed' && agent.summary !== undefined ? { summary: agent.summary } : {}),
-          ...(diff === undefined ? {} : { diff }),
-        });
-    return { commits, facts, timing: { agentMs, verifyMs: how.verifyMs }, signals };
-  };
+  const stage: AgentStage = { input, workspace, ...(sandbox ? { sandbox } : {}), engine: input.agent, engines: [], agentMs: 0 };
+  if (input.agentDone) return stage;
+  const started = clock.monotonic();
+  const ran = await progress
+    .stage(`agent ${input.agent}: ${plan.id} ${plan.title}`, () => runEngines(sandbox ? { ...input, sandbox } : input, ports))
+    .finally(() => {
+      stage.agentMs = clock.monotonic() - started;
+    });
+  ({ result: stage.agent, agent: stage.engine, engines: stage.engines } = ran);
+  return stage;
+}
 
-  if (agent?.kind === 'checkpoint') return { kind: 'checkpoint', checkpoint: agent.checkpoint, ...(await ended({ end: 'checkpoint', verifyMs: 0 })) };
-  if (agent?.kind === 'failed') {
-    // The model's usage limit is time to wait, not the plan's failure: both runtimes pause on it (usage-pause.ts).
-    const pause = usagePauseOf(agent, clock.now());
-    if (pause) return { kind: 'paused', pause, ...(await ended({ end: 'paused', verifyMs: 0 })) };
-    const reason = agentFailure(engine, agent.error);
-    return { kind: 'failed', reason, ...(await ended({ end: 'failed', verifyMs: 0, reason })) };
-  }
+/** The agent failed: a pause at the model's usage limit, else the plan's failure with the agent's reason. */
+async function agentFailed(ran: AgentStage, agent: Extract<AgentResult, { kind: 'failed' }>, clock: Clock): Promise<AttemptOutcome> {
+  // The model's usage limit is time to wait, not the plan's failure: both runtimes pause on it (usage-pause.ts).
+  const pause = usagePauseOf(agent, clock.now());
+  if (pause) return { kind: 'paused', pause, ...(await ended(ran, { end: 'paused', verifyMs: 0 })) };
+  const reason = agentFailure(ran.engine, agent.error);
+  return { kind: 'failed', reason, ...(await ended(ran, { end: 'failed', verifyMs: 0, reason })) };
+}
 
-  await progress.event({ kind: 'verifying', level: 'plan' });
+/** Plan-level verification, people answering its human checks, and the attempt's end by its report. */
+async function verifyAttempt(ran: AgentStage, ports: AttemptPorts): Promise<AttemptOutcome> {
+  const { input, workspace, agent } = ran;
+  const { plan } = input;
+  await ports.progress.event({ kind: 'verifying', level: 'plan' });
   const { report, waiting, verifyMs } = await verifyWithPeople(
     {
       title: `plan-level verification of ${plan.id}`,
@@ -222,8 +181,89 @@ export async function attemptPlan(input: AttemptInput, ports: AttemptPorts): Pro
   );
   const failed = report.status !== 'pass' && !waiting;
   const reason = failed ? verificationFailure(report) : undefined;
-  const end = await ended({ end: waiting ? 'checkpoint' : failed ? 'failed' : 'verified', verifyMs, report, ...(reason === undefined ? {} : { reason }) });
+  const end = await ended(ran, { end: waiting ? 'checkpoint' : failed ? 'failed' : 'verified', verifyMs, report, ...(reason === undefined ? {} : { reason }) });
   if (waiting) return { kind: 'checkpoint', checkpoint: waiting, report, ...end };
   if (failed) return { kind: 'failed', reason: reason!, report, ...end };
   return { kind: 'verified', report, ...(agent?.kind === 'completed' && agent.summary !== undefined ? { summary: agent.summary } : {}), ...end };
+}
+
+/** A failed attempt's checkout that cannot say what it holds must not hide why it failed: it says nothing instead. */
+function lookAt<T>(how: End, p: Promise<T[]>): Promise<T[]> {
+  return how.end === 'failed' ? p.catch((): T[] => []) : p;
+}
+
+/** What the branch holds when the attempt ends, the facts of the attempt, and the signals captured from them. */
+async function ended(ran: AgentStage, how: End): Promise<Ended> {
+  const { workspace, input } = ran;
+  const [commits, changed] = await Promise.all([lookAt(how, workspace.commits(input.base)), lookAt(how, workspace.changedFiles(input.base))]);
+  const facts = attemptFacts(ran, how, commits, changed);
+  // A pause is the same attempt, still going, and says nothing about the plan: nothing for the knowledge loop.
+  if (how.end === 'paused') return { commits, facts, timing: { agentMs: ran.agentMs, verifyMs: how.verifyMs }, signals: [] };
+  const signals = await capturedSignals(ran, how, facts, changed);
+  return { commits, facts, timing: { agentMs: ran.agentMs, verifyMs: how.verifyMs }, signals };
+}
+
+/** The facts the knowledge loop learns from the attempt, whatever its end. */
+function attemptFacts(ran: AgentStage, how: End, commits: PlanCommit[], changed: string[]): AttemptFacts {
+  const { input, agent, engines } = ran;
+  const handedOn = engines.length > 1;
+  const usage = handedOn ? totalOf(engines) : agent?.kind !== 'checkpoint' ? agent?.usage : undefined;
+  const timedOut = agent?.kind === 'failed' && agent.timedOut;
+  const seen = agent?.seen;
+  const blocked = ran.sandbox?.blocked() ?? [];
+  return {
+    ...(input.attempt === undefined ? {} : { attempt: input.attempt }),
+    agent: ran.engine,
+    ...(handedOn ? { engines } : {}),
+    undeclaredWrites: undeclaredWrites(changed, input.plan.filesModified),
+    timedOut,
+    ...(agent?.kind !== 'checkpoint' && usage ? { usage } : {}),
+    ...(seen?.facts ? { agentFacts: seen.facts } : {}),
+    ...(seen && seen.insights.length > 0 ? { insights: seen.insights } : {}),
+    ...(agent?.kind === 'failed' && agent.environment ? { environment: true } : {}),
+    ...(blocked.length > 0 ? { blocked } : {}),
+    ...(how.end === 'failed'
+      ? {
+          failure: {
+            ...attemptFailure({ ...(agent?.kind === 'failed' ? { agentError: agent.error } : {}), timedOut, ...(how.report ? { report: how.report } : {}) }),
+            ...headOf(commits, input.base),
+          },
+        }
+      : {}),
+  };
+}
+
+/** What the knowledge loop captures of an attempt that ended or stopped at a checkpoint, looking back at the plan's earlier failure. */
+async function capturedSignals(ran: AgentStage, how: End & Ending, facts: AttemptFacts, changed: string[]): Promise<SignalDraft[]> {
+  const { input, workspace, agent } = ran;
+  const { plan, base } = input;
+  // Only an attempt that ended looks back: a checkpoint is the same attempt, still going.
+  const previous = how.end === 'checkpoint' ? undefined : await input.history?.();
+  const failedBefore = Math.max(previous?.attempt ?? 0, (input.attempt ?? 1) - 1);
+  // A repair: what its diff adds since the failed attempt's head (since the base when that is not known or not here).
+  const diff = how.end === 'verified' && failedBefore > 0 ? await repairDiff(workspace, previous?.failure?.head, base) : undefined;
+  // A failure and a repair record the plan's profile (the modules its files import among it): what reflection learns when such knowledge applies.
+  const imports = how.end === 'failed' || (how.end === 'verified' && failedBefore > 0) ? await lookAt(how, workspace.imports(importedFrom(plan))) : undefined;
+  // This machine's problem (an agent that cannot start) says nothing about the plan: no knowledge comes of it.
+  if (facts.environment) return [];
+  return attemptSignals({
+    spec: input.spec,
+    plan,
+    agent: ran.engine,
+    attempt: failedBefore + 1,
+    failedBefore,
+    ...(previous ? { previous } : {}),
+    end: how.end,
+    ...(how.reason === undefined ? {} : { reason: how.reason }),
+    ...(facts.failure ? { failure: facts.failure } : {}),
+    timedOut: facts.timedOut,
+    undeclaredWrites: facts.undeclaredWrites,
+    ...(agent?.seen ? { seen: agent.seen } : {}),
+    ...(input.expects ? { expects: input.expects } : {}),
+    ...(input.knowledge ? { knowledge: input.knowledge } : {}),
+    changed,
+    ...(imports === undefined ? {} : { imports }),
+    ...(agent?.kind === 'completed' && agent.summary !== undefined ? { summary: agent.summary } : {}),
+    ...(diff === undefined ? {} : { diff }),
+  });
 }

@@ -109,91 +109,146 @@ type StageEnd = { ok: true } | { ok: false; reason: string; problems: Problem[] 
  * fails is undone. A branch that holds a valid decision already is reported as it is.
  */
 export async function runSpike(input: SpikeInput, ports: SpikePorts): Promise<SpikeOutcome> {
-  const { folder, agent } = input;
-  const { workspace, progress, clock } = ports;
-  const report: SpikeReport = { leftovers: [], discarded: [], redactions: [], dropped: [], retries: [], commits: [] };
-  const failed = (reason: string, more: { identity?: SpikeIdentity; stage?: SpikeStage; problems?: Problem[] } = {}): SpikeOutcome => {
-    const { problems = [], ...rest } = more;
-    return { kind: 'failed', reason, problems: problems.map((p) => formatProblem(p)), ...rest, ...report };
-  };
-  const note = (message: string) => progress.event({ kind: 'progress', message });
-  const read = (name: string) => workspace.read(spikeFile(folder, name));
+  const spike: SpikeRun = { input, ports, report: { leftovers: [], discarded: [], redactions: [], dropped: [], retries: [], commits: [] } };
+  await throwAwayLeftovers(spike);
+  const asked = await askedIdentity(spike);
+  if (!asked.ok) return asked.failed;
+  const { identity } = asked;
+  const decided = await decidedAlready(input, ports, identity);
+  if (decided) return { ...decided, ...spike.report };
+  const values = stageValues(spike, identity);
+  const design = await designUnlessDesigned(spike, identity, values);
+  if (!design.ok) return failedSpike(spike, design.reason, { identity, stage: 'design', problems: design.problems });
+  return runExperiment(spike, identity, values);
+}
 
+/** One spike as it runs: what it was given, the ports, and the report it fills in. */
+interface SpikeRun {
+  input: SpikeInput;
+  ports: SpikePorts;
+  report: SpikeReport;
+}
+
+/** The spike failed, with what it reported so far. */
+function failedSpike(spike: SpikeRun, reason: string, more: { identity?: SpikeIdentity; stage?: SpikeStage; problems?: Problem[] } = {}): SpikeOutcome {
+  const { problems = [], ...rest } = more;
+  return { kind: 'failed', reason, problems: problems.map((p) => formatProblem(p)), ...rest, ...spike.report };
+}
+
+/** A line of progress for the person watching. */
+async function note(spike: SpikeRun, message: string): Promise<void> {
+  await spike.ports.progress.event({ kind: 'progress', message });
+}
+
+/** One of the spike's records (SPIKE_FILES), as the branch holds it. */
+function readRecord(spike: SpikeRun, name: string): Promise<string | undefined> {
+  return spike.ports.workspace.read(spikeFile(spike.input.folder, name));
+}
+
+/** A stage an earlier run was cut off in: what it left is thrown away, and reported. */
+async function throwAwayLeftovers(spike: SpikeRun): Promise<void> {
+  const { workspace } = spike.ports;
   const left = await workspace.interrupted();
-  if (left) {
-    report.leftovers = await workspace.reset(left.since);
-    await workspace.end();
-    await note(
-      `the ${left.stage} stage of an earlier run was cut off: what it left is thrown away${report.leftovers.length > 0 ? ` (${report.leftovers.join(', ')})` : ''}`,
-    );
-  }
+  if (!left) return;
+  spike.report.leftovers = await workspace.reset(left.since);
+  await workspace.end();
+  const leftovers = spike.report.leftovers;
+  await note(
+    spike,
+    `the ${left.stage} stage of an earlier run was cut off: what it left is thrown away${leftovers.length > 0 ? ` (${leftovers.join(', ')})` : ''}`,
+  );
+}
 
-  const asked = readSpikeIdentity(folder, await read(SPIKE_FILES.hypothesis));
-  if (!asked.ok) return failed(`the spike's question cannot be read from ${spikeFile(folder, SPIKE_FILES.hypothesis)}`, { problems: asked.problems });
+/** The spike's question from HYPOTHESIS.md, naming the spike of its folder, for an agent that can run a spike. */
+async function askedIdentity(spike: SpikeRun): Promise<{ ok: true; identity: SpikeIdentity } | { ok: false; failed: SpikeOutcome }> {
+  const { folder, agent } = spike.input;
+  const asked = readSpikeIdentity(folder, await readRecord(spike, SPIKE_FILES.hypothesis));
+  if (!asked.ok)
+    return {
+      ok: false,
+      failed: failedSpike(spike, `the spike's question cannot be read from ${spikeFile(folder, SPIKE_FILES.hypothesis)}`, { problems: asked.problems }),
+    };
   const { identity } = asked;
   const expected = `${identity.project}/${identity.slug}`;
   if (!folder.replace(/\/+$/, '').endsWith(`/${expected}`)) {
-    return failed(
-      `${spikeFile(folder, SPIKE_FILES.hypothesis)} names the spike ${expected}, which is not its folder ${folder}; make project and spike match the folder`,
-      { identity },
-    );
+    return {
+      ok: false,
+      failed: failedSpike(
+        spike,
+        `${spikeFile(folder, SPIKE_FILES.hypothesis)} names the spike ${expected}, which is not its folder ${folder}; make project and spike match the folder`,
+        { identity },
+      ),
+    };
   }
-
   const refused = spikeAgentRefusal(agent);
-  if (refused) return failed(refused, { identity });
+  if (refused) return { ok: false, failed: failedSpike(spike, refused, { identity }) };
+  return { ok: true, identity };
+}
 
-  const decided = await decidedAlready(input, ports, identity);
-  if (decided) return { ...decided, ...report };
-
-  const values: SpikeValues = {
+/** What the stages' instructions are filled in with. */
+function stageValues(spike: SpikeRun, identity: SpikeIdentity): SpikeValues {
+  const { input } = spike;
+  return {
     question: identity.question,
     slug: identity.slug,
     project: identity.project,
     spec: identity.spec ?? 'none',
-    folder,
-    now: iso(clock.now()),
+    folder: input.folder,
+    now: iso(spike.ports.clock.now()),
     max_minutes: String(MAX_TIME_BOX_MINUTES),
     hypothesis_template: fenced(input.templates.hypothesis),
     experiment_template: fenced(input.templates.experiment),
     decision_template: fenced(input.templates.decision),
   };
+}
 
-  // A valid experiment on the branch is a design already made (by an earlier run, or by a person): it is run as it is.
-  const designed = parseKnowledge('experiment', spikeFile(folder, SPIKE_FILES.experiment), (await read(SPIKE_FILES.experiment)) ?? '').problems.every(
-    (p) => p.severity !== 'error',
-  );
-  if (!designed) {
-    const design = await stage(input, ports, report, {
-      stage: 'design',
-      identity,
-      body: renderSpikeStage(input.instructions, 'design', values),
-      timeoutMinutes: DESIGN_MINUTES,
-      message: (commit) => ({ subject: `spike ${identity.slug}: hypothesis and experiment`, ...commit }),
-      check: async () => {
-        const checked = checkSpikeDesign({
-          folder,
-          identity,
-          hypothesis: await read(SPIKE_FILES.hypothesis),
-          experiment: await read(SPIKE_FILES.experiment),
-          now: iso(clock.now()),
-          maxMinutes: MAX_TIME_BOX_MINUTES,
-        });
-        await keep(ports, [checked.hypothesis, checked.experiment]);
-        return checked.problems;
-      },
-    });
-    if (!design.ok) return failed(design.reason, { identity, stage: 'design', problems: design.problems });
-  } else {
-    await note(`${spikeFile(folder, SPIKE_FILES.experiment)} is designed already: running it`);
+/** The design stage, unless a valid experiment on the branch is a design already made (by an earlier run, or by a person): it is run as it is. */
+async function designUnlessDesigned(spike: SpikeRun, identity: SpikeIdentity, values: SpikeValues): Promise<StageEnd> {
+  const { input, ports } = spike;
+  const { folder } = input;
+  const designed = parseKnowledge(
+    'experiment',
+    spikeFile(folder, SPIKE_FILES.experiment),
+    (await readRecord(spike, SPIKE_FILES.experiment)) ?? '',
+  ).problems.every((p) => p.severity !== 'error');
+  if (designed) {
+    await note(spike, `${spikeFile(folder, SPIKE_FILES.experiment)} is designed already: running it`);
+    return { ok: true };
   }
+  return stage(spike, {
+    stage: 'design',
+    identity,
+    body: renderSpikeStage(input.instructions, 'design', values),
+    timeoutMinutes: DESIGN_MINUTES,
+    message: (commit) => ({ subject: `spike ${identity.slug}: hypothesis and experiment`, ...commit }),
+    check: async () => {
+      const checked = checkSpikeDesign({
+        folder,
+        identity,
+        hypothesis: await readRecord(spike, SPIKE_FILES.hypothesis),
+        experiment: await readRecord(spike, SPIKE_FILES.experiment),
+        now: iso(ports.clock.now()),
+        maxMinutes: MAX_TIME_BOX_MINUTES,
+      });
+      await keep(ports, [checked.hypothesis, checked.experiment]);
+      return checked.problems;
+    },
+  });
+}
 
-  const experimentText = (await read(SPIKE_FILES.experiment)) ?? '';
+/** The run stage: the experiment within its time box, its criteria reported and the decision written; decided when its records check. */
+async function runExperiment(spike: SpikeRun, identity: SpikeIdentity, values: SpikeValues): Promise<SpikeOutcome> {
+  const { input, ports } = spike;
+  const { folder } = input;
+  const { workspace, clock } = ports;
+  const experimentText = (await readRecord(spike, SPIKE_FILES.experiment)) ?? '';
   const experiment = parseKnowledge('experiment', spikeFile(folder, SPIKE_FILES.experiment), experimentText).data;
-  if (!experiment) return failed(`${spikeFile(folder, SPIKE_FILES.experiment)} no longer parses after the design stage`, { identity, stage: 'run' });
+  if (!experiment)
+    return failedSpike(spike, `${spikeFile(folder, SPIKE_FILES.experiment)} no longer parses after the design stage`, { identity, stage: 'run' });
   const timeBox = Math.min(experiment.time_box_minutes, MAX_TIME_BOX_MINUTES);
   const started = iso(clock.now());
   let final: ReturnType<typeof checkSpikeDecision> | undefined;
-  const run = await stage(input, ports, report, {
+  const run = await stage(spike, {
     stage: 'run',
     identity,
     body: renderSpikeStage(input.instructions, 'run', {
@@ -207,9 +262,9 @@ export async function runSpike(input: SpikeInput, ports: SpikePorts): Promise<Sp
       final = checkSpikeDecision({
         folder,
         identity,
-        hypothesis: await read(SPIKE_FILES.hypothesis),
-        experiment: await read(SPIKE_FILES.experiment),
-        decision: await read(SPIKE_FILES.decision),
+        hypothesis: await readRecord(spike, SPIKE_FILES.hypothesis),
+        experiment: await readRecord(spike, SPIKE_FILES.experiment),
+        decision: await readRecord(spike, SPIKE_FILES.decision),
         results: await workspace.files(spikeFile(folder, SPIKE_FILES.results)),
         started,
         now: iso(clock.now()),
@@ -218,7 +273,7 @@ export async function runSpike(input: SpikeInput, ports: SpikePorts): Promise<Sp
       return final.problems;
     },
   });
-  if (!run.ok) return failed(run.reason, { identity, stage: 'run', problems: run.problems });
+  if (!run.ok) return failedSpike(spike, run.reason, { identity, stage: 'run', problems: run.problems });
   const { hypothesis, decision } = final!;
   return {
     kind: 'decided',
@@ -230,7 +285,7 @@ export async function runSpike(input: SpikeInput, ports: SpikePorts): Promise<Sp
     decisionBody: decision.body ?? '',
     experimentBody: final!.experiment.body ?? '',
     results: await workspace.files(spikeFile(folder, SPIKE_FILES.results)),
-    ...report,
+    ...spike.report,
   };
 }
 
@@ -287,109 +342,146 @@ interface StageSpec {
   check: () => Promise<Problem[]>;
 }
 
+/** One stage as it runs: where it started on the branch. */
+interface StageRun extends SpikeRun {
+  spec: StageSpec;
+  /** The branch's head before the stage: what undoing it goes back to. */
+  since: string;
+}
+
 /** One stage: the agent, its writes confined and committed, the records checked, given back once when they have problems. */
-async function stage(input: SpikeInput, ports: SpikePorts, report: SpikeReport, spec: StageSpec): Promise<StageEnd> {
-  const { workspace, progress } = ports;
-  const { folder, agent } = input;
-  const { identity } = spec;
+async function stage(spike: SpikeRun, spec: StageSpec): Promise<StageEnd> {
+  const { workspace } = spike.ports;
   const since = await workspace.head();
   await workspace.begin(spec.stage, since);
-  const undo = async (): Promise<void> => {
-    await workspace.reset(since);
-    await workspace.end();
-  };
+  const run: StageRun = { ...spike, spec, since };
   let problems: Problem[] = [];
   for (const fix of [false, true]) {
-    const body = fix ? `${spec.body}\n${fixSection(problems)}` : spec.body;
-    const plan = spikeStagePlan({
-      stage: spec.stage,
-      fix,
-      question: identity.question,
-      folder,
-      file: input.instructions.file,
-      body,
-      timeoutMinutes: fix ? Math.min(FIX_MINUTES, spec.timeoutMinutes) : spec.timeoutMinutes,
-    });
-    const base = await workspace.head();
-    const result = await progress.stage(`spike ${identity.slug}: ${spec.stage}${fix ? ' (fixing the records)' : ''}, by ${agent}`, () =>
-      runAgent(
-        {
-          spec: `spike/${identity.slug}`,
-          plan,
-          agent,
-          session: `spike-${identity.slug}-${plan.id}`,
-          base,
-          resume: false,
-          prompt: async () => body,
-          env: { ...input.env, HARNESS_SPIKE: identity.slug, HARNESS_SPIKE_FOLDER: folder, HARNESS_SPIKE_STAGE: spec.stage },
-          logDir: `${input.logDir.replace(/\/+$/, '')}/${plan.id}`,
-          signal: input.signal,
-        },
-        { ...ports, answers: NOBODY },
-      ),
-    );
-    if (result.kind !== 'completed') {
-      await undo();
-      const error =
-        result.kind === 'failed' ? result.error : `it stopped to ask "${result.checkpoint.prompt.split('\n')[0]}", and nobody answers a spike's agent`;
-      const timedOut = result.kind === 'failed' && result.timedOut;
-      return {
-        ok: false,
-        reason: `${agentFailure(agent, error)}${timedOut ? ` (the ${spec.stage} stage's limit is ${plan.timeoutMinutes} minutes)` : ''}; the ${spec.stage} stage was undone`,
-        problems: [],
-      };
-    }
-
-    const outside = await confine(workspace, since, folder);
-    if (outside.length > 0) {
-      for (const p of outside) if (!report.discarded.includes(p)) report.discarded.push(p);
-      await progress.event({ kind: 'progress', message: `put back what the agent wrote outside ${folder}/: ${outside.join(', ')}` });
-    }
-    const message = (): CommitMessage =>
-      spec.message({
-        body: [
-          `The ${spec.stage} stage of the spike "${identity.question}", by the ${agent} agent.`,
-          ...(outside.length > 0 ? [`Put back as they were (written outside the spike's folder): ${outside.join(', ')}.`] : []),
-        ].join('\n\n'),
-        trailers: [
-          { key: 'Spike', value: identity.slug },
-          { key: 'Spike-Stage', value: spec.stage },
-        ],
-      });
-    // Committed before the checks, so that they read what was made safe and what will be kept; then again with harness's keys set.
-    const first = await workspace.commit(since, message(), folder);
-    problems = await spec.check();
-    const second = await workspace.commit(since, message(), folder);
-    for (const made of [first, second]) {
-      // A retry commits the stage again: what was taken out before is counted once.
-      for (const r of made?.redactions ?? [])
-        if (!report.redactions.some((x) => x.path === r.path && x.line === r.line && x.rule === r.rule)) report.redactions.push(r);
-      for (const d of made?.dropped ?? []) if (!report.dropped.some((x) => x.path === d.path)) report.dropped.push(d);
-    }
+    const ran = await stageAgent(run, fix, problems);
+    if (!ran.ok) return ran;
+    problems = await commitAndCheck(run);
     if (problems.length === 0) break;
     if (fix) {
-      await undo();
+      await undo(run);
       return {
         ok: false,
         reason: `the ${spec.stage} stage's records still have ${problems.length} problem${problems.length === 1 ? '' : 's'} after the agent's second try; the stage was undone`,
         problems,
       };
     }
-    report.retries.push(
-      `${spec.stage}: the records had ${problems.length} problem${problems.length === 1 ? '' : 's'} (${problems.map((p) => formatProblem(p)).join('; ')}); the agent was given them to fix`,
-    );
-    await progress.event({
-      kind: 'progress',
-      message: `the records have ${problems.length} problem${problems.length === 1 ? '' : 's'}: giving them back to the agent once`,
-    });
+    await giveBack(run, problems);
   }
+  return keepStage(run);
+}
+
+/** The stage undone: the branch back where it started, the stage over. */
+async function undo(run: StageRun): Promise<void> {
+  await run.ports.workspace.reset(run.since);
+  await run.ports.workspace.end();
+}
+
+/** The stage's agent, once, or again to fix the records' problems; a stage whose agent did not complete is undone. */
+async function stageAgent(run: StageRun, fix: boolean, problems: readonly Problem[]): Promise<StageEnd> {
+  const { input, ports, spec } = run;
+  const { folder, agent } = input;
+  const { identity } = spec;
+  const body = fix ? `${spec.body}\n${fixSection(problems)}` : spec.body;
+  const plan = spikeStagePlan({
+    stage: spec.stage,
+    fix,
+    question: identity.question,
+    folder,
+    file: input.instructions.file,
+    body,
+    timeoutMinutes: fix ? Math.min(FIX_MINUTES, spec.timeoutMinutes) : spec.timeoutMinutes,
+  });
+  const base = await ports.workspace.head();
+  const result = await ports.progress.stage(`spike ${identity.slug}: ${spec.stage}${fix ? ' (fixing the records)' : ''}, by ${agent}`, () =>
+    runAgent(
+      {
+        spec: `spike/${identity.slug}`,
+        plan,
+        agent,
+        session: `spike-${identity.slug}-${plan.id}`,
+        base,
+        resume: false,
+        prompt: async () => body,
+        env: { ...input.env, HARNESS_SPIKE: identity.slug, HARNESS_SPIKE_FOLDER: folder, HARNESS_SPIKE_STAGE: spec.stage },
+        logDir: `${input.logDir.replace(/\/+$/, '')}/${plan.id}`,
+        signal: input.signal,
+      },
+      { ...ports, answers: NOBODY },
+    ),
+  );
+  if (result.kind === 'completed') return { ok: true };
+  await undo(run);
+  const error = result.kind === 'failed' ? result.error : `it stopped to ask "${result.checkpoint.prompt.split('\n')[0]}", and nobody answers a spike's agent`;
+  const timedOut = result.kind === 'failed' && result.timedOut;
+  return {
+    ok: false,
+    reason: `${agentFailure(agent, error)}${timedOut ? ` (the ${spec.stage} stage's limit is ${plan.timeoutMinutes} minutes)` : ''}; the ${spec.stage} stage was undone`,
+    problems: [],
+  };
+}
+
+/** What the agent wrote outside the folder put back, the stage committed, its records checked: what is still wrong with them. */
+async function commitAndCheck(run: StageRun): Promise<Problem[]> {
+  const { input, ports, report, spec, since } = run;
+  const { folder, agent } = input;
+  const { workspace, progress } = ports;
+  const outside = await confine(workspace, since, folder);
+  if (outside.length > 0) {
+    for (const p of outside) if (!report.discarded.includes(p)) report.discarded.push(p);
+    await progress.event({ kind: 'progress', message: `put back what the agent wrote outside ${folder}/: ${outside.join(', ')}` });
+  }
+  const message = (): CommitMessage =>
+    spec.message({
+      body: [
+        `The ${spec.stage} stage of the spike "${spec.identity.question}", by the ${agent} agent.`,
+        ...(outside.length > 0 ? [`Put back as they were (written outside the spike's folder): ${outside.join(', ')}.`] : []),
+      ].join('\n\n'),
+      trailers: [
+        { key: 'Spike', value: spec.identity.slug },
+        { key: 'Spike-Stage', value: spec.stage },
+      ],
+    });
+  // Committed before the checks, so that they read what was made safe and what will be kept; then again with harness's keys set.
+  const first = await workspace.commit(since, message(), folder);
+  const problems = await spec.check();
+  const second = await workspace.commit(since, message(), folder);
+  for (const made of [first, second]) countMadeSafe(report, made);
+  return problems;
+}
+
+/** What a commit took out of the stage's files, in the report; a retry commits the stage again: what was taken out before is counted once. */
+function countMadeSafe(report: SpikeReport, made: SpikeCommit | undefined): void {
+  for (const r of made?.redactions ?? [])
+    if (!report.redactions.some((x) => x.path === r.path && x.line === r.line && x.rule === r.rule)) report.redactions.push(r);
+  for (const d of made?.dropped ?? []) if (!report.dropped.some((x) => x.path === d.path)) report.dropped.push(d);
+}
+
+/** The records' problems, reported, go back to the agent once. */
+async function giveBack(run: StageRun, problems: readonly Problem[]): Promise<void> {
+  const { spec } = run;
+  run.report.retries.push(
+    `${spec.stage}: the records had ${problems.length} problem${problems.length === 1 ? '' : 's'} (${problems.map((p) => formatProblem(p)).join('; ')}); the agent was given them to fix`,
+  );
+  await run.ports.progress.event({
+    kind: 'progress',
+    message: `the records have ${problems.length} problem${problems.length === 1 ? '' : 's'}: giving them back to the agent once`,
+  });
+}
+
+/** A stage whose records check is kept, as its commit; one that changed nothing is undone. */
+async function keepStage(run: StageRun): Promise<StageEnd> {
+  const { workspace } = run.ports;
   const sha = await workspace.head();
-  if (sha === since) {
-    await undo();
-    return { ok: false, reason: `the ${spec.stage} stage changed nothing in ${folder}/`, problems: [] };
+  if (sha === run.since) {
+    await undo(run);
+    return { ok: false, reason: `the ${run.spec.stage} stage changed nothing in ${run.input.folder}/`, problems: [] };
   }
   await workspace.end();
-  report.commits.push(sha);
+  run.report.commits.push(sha);
   return { ok: true };
 }
 

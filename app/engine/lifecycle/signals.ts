@@ -227,10 +227,39 @@ function baseContext(r: AttemptRecord): string[] {
   return lines;
 }
 
+/** A failed attempt's signals: a timeout when it ran out of time, and stuck when it failed as the attempt before did, else (not timed out) a struggle. */
 function failureSignals(r: AttemptRecord): SignalDraft[] {
   const failure = r.failure!;
+  const told = failureTold(r, failure);
+  const out: SignalDraft[] = [];
+  if (r.timedOut) out.push(timeoutSignal(r, told));
+  if (r.previous?.failure?.fingerprint === failure.fingerprint) out.push(stuckSignal(r, told));
+  else if (!r.timedOut) out.push(failedStruggle(r, told));
+  return out;
+}
+
+/** What a failed attempt's signals tell alike. */
+interface FailureTold {
+  failure: AttemptFailure;
+  tags: string[];
+  facts: Record<string, unknown>;
+  /** Why it failed, as the runtime said it (else as the failure describes itself). */
+  reason: string;
+  context: string;
+}
+
+function failureTold(r: AttemptRecord, failure: AttemptFailure): FailureTold {
   const tags = deriveTags(planSources(r.plan, failure));
-  const facts = {
+  const facts = failureFacts(r, failure);
+  const reason = r.reason ?? describeFailure(failure);
+  const context = baseContext(r);
+  if (r.failedBefore > 0) context.push(`${r.failedBefore} earlier attempt${r.failedBefore === 1 ? '' : 's'} failed too.`);
+  return { failure, tags, facts, reason, context: context.join('\n') };
+}
+
+/** A failed attempt's facts, for reflection: how it failed, what it touched, the plan's profile and what its brief carried. */
+function failureFacts(r: AttemptRecord, failure: AttemptFailure): Record<string, unknown> {
+  return {
     outcome: 'failed',
     failure: failure.fingerprint,
     ...(failure.signature ? { signature: failure.signature } : {}),
@@ -245,65 +274,59 @@ function failureSignals(r: AttemptRecord): SignalDraft[] {
     ...(r.knowledge && r.knowledge.length > 0 ? { briefed: r.knowledge.map((e) => e.path) } : {}),
     ...(r.knowledge?.some((e) => e.signatures?.length) ? { briefedFor: [...new Set(r.knowledge.flatMap((e) => e.signatures ?? []))] } : {}),
   };
-  const reason = r.reason ?? describeFailure(failure);
-  const context = baseContext(r);
-  if (r.failedBefore > 0) context.push(`${r.failedBefore} earlier attempt${r.failedBefore === 1 ? '' : 's'} failed too.`);
-  const same = r.previous?.failure?.fingerprint === failure.fingerprint;
-  const out: SignalDraft[] = [];
-  if (r.timedOut) {
-    out.push(
-      draft(
-        r,
-        'timeout',
-        'high',
-        tags,
-        {
-          happened: `${capitalise(where(r))} ran out of its ${r.plan.timeoutMinutes} minutes (timeout_minutes) on attempt ${r.attempt}.\n\n${reason}`,
-          context: context.join('\n'),
-          cause: failure.step
-            ? `The work stopped in step "${failure.step}": the step takes longer than the plan allows, or it waits on something that never comes.`
-            : 'The work takes longer than timeout_minutes allows, or the agent waited on something that never came.',
-        },
-        facts,
-      ),
-    );
-  }
-  if (same) {
-    out.push(
-      draft(
-        r,
-        'stuck',
-        'high',
-        tags,
-        {
-          happened: `${capitalise(where(r))} failed the same way as its attempt before: ${describeFailure(failure)} (attempt ${r.attempt}, as attempt ${r.previous!.attempt}).\n\n${reason}`,
-          context: context.join('\n'),
-          cause:
-            'Another attempt changed nothing that matters to this failure: the plan, its checks or what the agent is told must change, not the number of tries.',
-        },
-        { ...facts, previous: r.previous!.attempt },
-      ),
-    );
-  } else if (!r.timedOut) {
-    out.push(
-      draft(
-        r,
-        'struggle',
-        'medium',
-        tags,
-        {
-          happened: `Attempt ${r.attempt} at ${where(r)} failed: ${describeFailure(failure)}.\n\n${reason}`,
-          context: context.join('\n'),
-          cause:
-            failure.kind === 'verification'
-              ? 'The agent finished, but the work does not meet the checks named above.'
-              : 'The agent could not finish the plan; its own error is quoted above.',
-        },
-        facts,
-      ),
-    );
-  }
-  return out;
+}
+
+function timeoutSignal(r: AttemptRecord, told: FailureTold): SignalDraft {
+  const { failure } = told;
+  return draft(
+    r,
+    'timeout',
+    'high',
+    told.tags,
+    {
+      happened: `${capitalise(where(r))} ran out of its ${r.plan.timeoutMinutes} minutes (timeout_minutes) on attempt ${r.attempt}.\n\n${told.reason}`,
+      context: told.context,
+      cause: failure.step
+        ? `The work stopped in step "${failure.step}": the step takes longer than the plan allows, or it waits on something that never comes.`
+        : 'The work takes longer than timeout_minutes allows, or the agent waited on something that never came.',
+    },
+    told.facts,
+  );
+}
+
+function stuckSignal(r: AttemptRecord, told: FailureTold): SignalDraft {
+  return draft(
+    r,
+    'stuck',
+    'high',
+    told.tags,
+    {
+      happened: `${capitalise(where(r))} failed the same way as its attempt before: ${describeFailure(told.failure)} (attempt ${r.attempt}, as attempt ${r.previous!.attempt}).\n\n${told.reason}`,
+      context: told.context,
+      cause:
+        'Another attempt changed nothing that matters to this failure: the plan, its checks or what the agent is told must change, not the number of tries.',
+    },
+    { ...told.facts, previous: r.previous!.attempt },
+  );
+}
+
+function failedStruggle(r: AttemptRecord, told: FailureTold): SignalDraft {
+  const { failure } = told;
+  return draft(
+    r,
+    'struggle',
+    'medium',
+    told.tags,
+    {
+      happened: `Attempt ${r.attempt} at ${where(r)} failed: ${describeFailure(failure)}.\n\n${told.reason}`,
+      context: told.context,
+      cause:
+        failure.kind === 'verification'
+          ? 'The agent finished, but the work does not meet the checks named above.'
+          : 'The agent could not finish the plan; its own error is quoted above.',
+    },
+    told.facts,
+  );
 }
 
 /** What the agent said it did: its reported insights first, then its summary (a default "`cmd` finished" says nothing). */
@@ -317,29 +340,48 @@ function quoted(text: string): string {
   return `"${text.replace(/"/g, "'")}"`;
 }
 
+/** A verified attempt after failed ones: a repair, and a struggle too when it took many attempts. */
 function repairSignals(r: AttemptRecord): SignalDraft[] {
   if (r.failedBefore === 0) return [];
+  const told = repairTold(r);
+  const out = [repairSignal(r, told)];
+  if (r.failedBefore >= STRUGGLE_AFTER_FAILURES) out.push(repairStruggle(r, told));
+  return out;
+}
+
+/** What a repair's signals tell alike. */
+interface RepairTold {
+  /** How the attempt before failed, when the store remembers. */
+  last: AttemptFailure | undefined;
+  tags: string[];
+  context: string[];
+  /** The commands that show the repair held. */
+  validation: string[];
+  fix: AttemptFix;
+  facts: Record<string, unknown>;
+}
+
+function repairTold(r: AttemptRecord): RepairTold {
   const last = r.previous?.failure;
   const tags = deriveTags(planSources(r.plan, last));
   const context = baseContext(r);
   if (last) context.push(`The attempt before failed: ${describeFailure(last)}.`);
-  // The commands that show the repair held (the repaired checks', else all the plan's): a gene solidified from it validates with them.
-  const repairedChecks = new Set(last?.checks?.map((c) => c.slice(c.lastIndexOf('/') + 1)) ?? []);
-  const validation = r.plan.mustPass.filter((c) => repairedChecks.size === 0 || repairedChecks.has(c.id)).flatMap((c) => commandOf(c) ?? []);
+  const validation = repairValidation(r.plan, last);
   const fix = attemptFix(last, r.changed ?? [], agentWords(r), r.diff);
-  const fixed = [
-    ...(fix.said.length > 0 ? [`The agent said: ${fix.said.map(quoted).join('; ')}.`] : []),
-    ...(fix.added.length > 0 ? [`Its diff adds ${fix.added.map(sayAddition).join(', ')}.`] : []),
-    ...(fix.files.length > 0
-      ? [
-          `It changed ${fix.files
-            .slice(0, 10)
-            .map((f) => `\`${f}\``)
-            .join(', ')}${fix.files.length > 10 ? ', …' : ''}.`,
-        ]
-      : []),
-  ];
-  const facts = {
+  const told = { last, tags, context, validation, fix };
+  return { ...told, facts: repairFacts(r, told) };
+}
+
+/** The commands that show the repair held (the repaired checks', else all the plan's): a gene solidified from it validates with them. */
+function repairValidation(plan: Plan, last: AttemptFailure | undefined): string[] {
+  const repairedChecks = new Set(last?.checks?.map((c) => c.slice(c.lastIndexOf('/') + 1)) ?? []);
+  return plan.mustPass.filter((c) => repairedChecks.size === 0 || repairedChecks.has(c.id)).flatMap((c) => commandOf(c) ?? []);
+}
+
+/** A repair's facts, for reflection: what it repaired, the checks that now pass, the plan's profile and the fix. */
+function repairFacts(r: AttemptRecord, told: Omit<RepairTold, 'facts'>): Record<string, unknown> {
+  const { last, validation, fix } = told;
+  return {
     outcome: 'verified',
     failedBefore: r.failedBefore,
     ...(last ? { repaired: last.fingerprint } : {}),
@@ -359,46 +401,63 @@ function repairSignals(r: AttemptRecord): SignalDraft[] {
         }
       : {}),
   };
-  const error = last?.said !== undefined ? `: ${quoted(last.said)}` : '';
-  const out = [
-    draft(
-      r,
-      'repair',
-      r.failedBefore >= 2 ? 'medium' : 'low',
-      tags,
-      {
-        happened: [
-          `${capitalise(where(r))} passed on attempt ${r.attempt}, after ${r.failedBefore} failed attempt${r.failedBefore === 1 ? '' : 's'}${error}.`,
-          ...(fixed.length > 0 ? ['', `What fixed it: ${fixed.join(' ')}`] : []),
-        ].join('\n'),
-        context: [
-          ...context,
-          ...(validation.length > 0 ? [`The check${validation.length === 1 ? '' : 's'} that now pass: ${validation.map((c) => `\`${c}\``).join(', ')}.`] : []),
-        ].join('\n'),
-        cause: last
-          ? `What failed before (${describeFailure(last)}) was put right in this attempt${fix.said.length > 0 ? `: ${fix.said.map(quoted).join('; ')}` : ''}.`
-          : 'An earlier attempt failed; this one put it right.',
-      },
-      facts,
-    ),
+}
+
+/** What fixed it, in sentences: the agent's words, what its diff adds, the files it changed. */
+function whatFixedIt(fix: AttemptFix): string[] {
+  return [
+    ...(fix.said.length > 0 ? [`The agent said: ${fix.said.map(quoted).join('; ')}.`] : []),
+    ...(fix.added.length > 0 ? [`Its diff adds ${fix.added.map(sayAddition).join(', ')}.`] : []),
+    ...(fix.files.length > 0
+      ? [
+          `It changed ${fix.files
+            .slice(0, 10)
+            .map((f) => `\`${f}\``)
+            .join(', ')}${fix.files.length > 10 ? ', …' : ''}.`,
+        ]
+      : []),
   ];
-  if (r.failedBefore >= STRUGGLE_AFTER_FAILURES) {
-    out.push(
-      draft(
-        r,
-        'struggle',
-        'high',
-        tags,
-        {
-          happened: `${capitalise(where(r))} needed ${r.attempt} attempts to pass.`,
-          context: context.join('\n'),
-          cause: 'The plan is harder than it reads, or its brief lacks what the agent needs to get it right the first time.',
-        },
-        { ...facts, reason: 'attempts' },
-      ),
-    );
-  }
-  return out;
+}
+
+function repairSignal(r: AttemptRecord, told: RepairTold): SignalDraft {
+  const { last, fix, validation } = told;
+  const fixed = whatFixedIt(fix);
+  const error = last?.said !== undefined ? `: ${quoted(last.said)}` : '';
+  return draft(
+    r,
+    'repair',
+    r.failedBefore >= 2 ? 'medium' : 'low',
+    told.tags,
+    {
+      happened: [
+        `${capitalise(where(r))} passed on attempt ${r.attempt}, after ${r.failedBefore} failed attempt${r.failedBefore === 1 ? '' : 's'}${error}.`,
+        ...(fixed.length > 0 ? ['', `What fixed it: ${fixed.join(' ')}`] : []),
+      ].join('\n'),
+      context: [
+        ...told.context,
+        ...(validation.length > 0 ? [`The check${validation.length === 1 ? '' : 's'} that now pass: ${validation.map((c) => `\`${c}\``).join(', ')}.`] : []),
+      ].join('\n'),
+      cause: last
+        ? `What failed before (${describeFailure(last)}) was put right in this attempt${fix.said.length > 0 ? `: ${fix.said.map(quoted).join('; ')}` : ''}.`
+        : 'An earlier attempt failed; this one put it right.',
+    },
+    told.facts,
+  );
+}
+
+function repairStruggle(r: AttemptRecord, told: RepairTold): SignalDraft {
+  return draft(
+    r,
+    'struggle',
+    'high',
+    told.tags,
+    {
+      happened: `${capitalise(where(r))} needed ${r.attempt} attempts to pass.`,
+      context: told.context.join('\n'),
+      cause: 'The plan is harder than it reads, or its brief lacks what the agent needs to get it right the first time.',
+    },
+    { ...told.facts, reason: 'attempts' },
+  );
 }
 
 function streamStruggle(r: AttemptRecord, alreadyStruggling: boolean): SignalDraft[] {

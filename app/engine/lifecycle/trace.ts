@@ -48,108 +48,141 @@ function usageAttributes(message: Extract<WorkerMessage, { type: 'task_completed
  * waits for a person the stage's. The ports work exactly as before; only spans are added.
  */
 export function tracedPorts<P extends Pick<AttemptPorts, 'progress'>>(ports: P, tracer: Tracer, root: TraceSpan): P {
-  let stage: TraceSpan | undefined;
-  let agent: TraceSpan | undefined;
-  const checks = new Map<string, TraceSpan>();
-  const waits = new Map<string, TraceSpan>();
-  const tools = new Map<string, TraceSpan>();
-  const toolSpan = (id: string, name: string) =>
-    tracer.start(`tool ${name}`, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'gen_ai.tool.call.id': id }, agent ?? under());
-  const under = () => stage ?? root;
-  const follow = (event: AttemptEvent): void => {
-    switch (event.kind) {
-      case 'agent-started':
-        agent = stage;
-        agent?.set({ 'gen_ai.system': event.agent, 'gen_ai.operation.name': 'invoke_agent' });
-        return;
-      case 'task-started':
-        under().event('task started', { 'harness.task': event.task, 'harness.tasks': event.total, 'harness.task_title': event.title });
-        return;
-      case 'progress':
-        under().event('progress', { 'harness.message': event.message.slice(0, 500) });
-        return;
-      case 'agent-waiting':
-        waits.set(
-          event.checkpoint.id,
-          tracer.start(
-            `wait for a person: ${event.checkpoint.id}`,
-            { 'harness.checkpoint': event.checkpoint.id, 'harness.checkpoint_kind': event.checkpoint.kind },
-            under(),
-          ),
-        );
-        return;
-      case 'agent-answered':
-        waits.get(event.checkpoint.id)?.end();
-        waits.delete(event.checkpoint.id);
-        return;
-      case 'agent-failed':
-        under().event('agent failed', { 'harness.error': event.error.slice(0, 500) });
-        return;
-      case 'tool': {
-        if (event.phase === 'start') {
-          tools.get(event.id)?.end();
-          tools.set(event.id, toolSpan(event.id, event.name ?? 'tool'));
-          return;
-        }
-        // A call seen only as it ended (Codex's file changes) is still one, if the stream named its tool; an end of no known call (harness's own reporting tool) is nothing.
-        const span = tools.get(event.id) ?? (event.name === undefined ? undefined : toolSpan(event.id, event.name));
-        tools.delete(event.id);
-        span?.end(event.error ? 'the tool call failed' : undefined);
-        return;
-      }
-      case 'check-started':
-        checks.set(
-          event.check.id,
-          tracer.start(
-            `check ${event.check.id}`,
-            { 'harness.check': event.check.id, 'harness.check_type': event.check.type, ...(event.plan ? { 'harness.plan': event.plan } : {}) },
-            under(),
-          ),
-        );
-        return;
-      case 'check': {
-        const span = checks.get(event.result.id);
-        span?.set({ 'harness.check_status': event.result.status });
-        span?.end(event.result.status === 'fail' ? event.result.evidence.slice(0, 500) : undefined);
-        checks.delete(event.result.id);
-        return;
-      }
-      case 'agent-finished':
-      case 'verifying':
-        return;
-    }
-  };
+  const trace: Trace = { tracer, root, checks: new Map(), waits: new Map(), tools: new Map() };
   const progress: Progress = {
     event: (event) => {
-      follow(event);
+      follow(trace, event);
       return ports.progress.event(event);
     },
     record: (message) => {
-      if (message.type === 'task_completed' || message.type === 'task_failed') (agent ?? under()).set(usageAttributes(message));
+      if (message.type === 'task_completed' || message.type === 'task_failed') (trace.agent ?? under(trace)).set(usageAttributes(message));
       return ports.progress.record?.(message);
     },
-    stage: async (title, work) => {
-      const outer = stage;
-      const span = tracer.start(title, { 'harness.stage': title.split(':')[0]! }, root);
-      stage = span;
-      try {
-        const result = await ports.progress.stage(title, work);
-        span.end();
-        return result;
-      } catch (e) {
-        span.end(e instanceof Error ? e.message : String(e));
-        throw e;
-      } finally {
-        // What a stage left open (a question nobody answered, a check cut off, a tool call with no result) ends with it.
-        for (const open of [...checks.values(), ...waits.values(), ...tools.values()]) open.end();
-        checks.clear();
-        waits.clear();
-        tools.clear();
-        stage = outer;
-      }
-    },
+    stage: (title, work) => tracedStage(trace, ports.progress, title, work),
   };
   return { ...ports, progress };
+}
+
+/** The spans of one attempt as its events come: the stage running, the agent's, and what is open under them by id. */
+interface Trace {
+  tracer: Tracer;
+  root: TraceSpan;
+  stage?: TraceSpan | undefined;
+  agent?: TraceSpan | undefined;
+  checks: Map<string, TraceSpan>;
+  waits: Map<string, TraceSpan>;
+  tools: Map<string, TraceSpan>;
+}
+
+/** Where an event goes: the stage running, else the attempt. */
+function under(trace: Trace): TraceSpan {
+  return trace.stage ?? trace.root;
+}
+
+/** One event of the attempt, followed into its spans. */
+function follow(trace: Trace, event: AttemptEvent): void {
+  switch (event.kind) {
+    case 'agent-started':
+      trace.agent = trace.stage;
+      trace.agent?.set({ 'gen_ai.system': event.agent, 'gen_ai.operation.name': 'invoke_agent' });
+      return;
+    case 'task-started':
+      under(trace).event('task started', { 'harness.task': event.task, 'harness.tasks': event.total, 'harness.task_title': event.title });
+      return;
+    case 'progress':
+      under(trace).event('progress', { 'harness.message': event.message.slice(0, 500) });
+      return;
+    case 'agent-waiting':
+      trace.waits.set(
+        event.checkpoint.id,
+        trace.tracer.start(
+          `wait for a person: ${event.checkpoint.id}`,
+          { 'harness.checkpoint': event.checkpoint.id, 'harness.checkpoint_kind': event.checkpoint.kind },
+          under(trace),
+        ),
+      );
+      return;
+    case 'agent-answered':
+      trace.waits.get(event.checkpoint.id)?.end();
+      trace.waits.delete(event.checkpoint.id);
+      return;
+    case 'agent-failed':
+      under(trace).event('agent failed', { 'harness.error': event.error.slice(0, 500) });
+      return;
+    case 'tool':
+      return followTool(trace, event);
+    case 'check-started':
+    case 'check':
+      return followCheck(trace, event);
+    case 'agent-finished':
+    case 'verifying':
+      return;
+  }
+}
+
+/** A tool call's span, under the agent's. */
+function toolSpan(trace: Trace, id: string, name: string): TraceSpan {
+  return trace.tracer.start(
+    `tool ${name}`,
+    { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'gen_ai.tool.call.id': id },
+    trace.agent ?? under(trace),
+  );
+}
+
+/** A tool call started (a span opened) or ended (its span ended, failed when the call did). */
+function followTool(trace: Trace, event: Extract<AttemptEvent, { kind: 'tool' }>): void {
+  const { tools } = trace;
+  if (event.phase === 'start') {
+    tools.get(event.id)?.end();
+    tools.set(event.id, toolSpan(trace, event.id, event.name ?? 'tool'));
+    return;
+  }
+  // A call seen only as it ended (Codex's file changes) is still one, if the stream named its tool; an end of no known call (harness's own reporting tool) is nothing.
+  const span = tools.get(event.id) ?? (event.name === undefined ? undefined : toolSpan(trace, event.id, event.name));
+  tools.delete(event.id);
+  span?.end(event.error ? 'the tool call failed' : undefined);
+}
+
+/** A check started (a span opened under the stage) or its result (the span ended, failed with the evidence of a failing check). */
+function followCheck(trace: Trace, event: Extract<AttemptEvent, { kind: 'check-started' | 'check' }>): void {
+  const { checks } = trace;
+  if (event.kind === 'check-started') {
+    checks.set(
+      event.check.id,
+      trace.tracer.start(
+        `check ${event.check.id}`,
+        { 'harness.check': event.check.id, 'harness.check_type': event.check.type, ...(event.plan ? { 'harness.plan': event.plan } : {}) },
+        under(trace),
+      ),
+    );
+    return;
+  }
+  const span = checks.get(event.result.id);
+  span?.set({ 'harness.check_status': event.result.status });
+  span?.end(event.result.status === 'fail' ? event.result.evidence.slice(0, 500) : undefined);
+  checks.delete(event.result.id);
+}
+
+/** One stage as a child of the attempt's span, ended (failed with the error that ended the stage) with what it left open. */
+async function tracedStage<T>(trace: Trace, progress: Progress, title: string, work: () => Promise<T>): Promise<T> {
+  const outer = trace.stage;
+  const span = trace.tracer.start(title, { 'harness.stage': title.split(':')[0]! }, trace.root);
+  trace.stage = span;
+  try {
+    const result = await progress.stage(title, work);
+    span.end();
+    return result;
+  } catch (e) {
+    span.end(e instanceof Error ? e.message : String(e));
+    throw e;
+  } finally {
+    // What a stage left open (a question nobody answered, a check cut off, a tool call with no result) ends with it.
+    for (const open of [...trace.checks.values(), ...trace.waits.values(), ...trace.tools.values()]) open.end();
+    trace.checks.clear();
+    trace.waits.clear();
+    trace.tools.clear();
+    trace.stage = outer;
+  }
 }
 
 /**

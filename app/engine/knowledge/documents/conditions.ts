@@ -253,56 +253,95 @@ export function namedByFailure(key: string, named: ReadonlySet<string>): boolean
 export function learnFrom(pos: readonly ReadonlySet<string>[], others: OthersCount, named: ReadonlySet<string> = new Set()): Learned {
   // Without plans that did not meet it there is nothing to tell the ones that did apart from: any word they share would pass.
   if (others.among < MIN_OTHERS) return { conditions: [], uncovered: pos.length };
-  const neg = { length: others.among };
   const support = new Map<string, number>();
   for (const p of pos) for (const f of p) support.set(f, (support.get(f) ?? 0) + 1);
+  const l: Learning = { pos, others, named, support };
   const common = [...support].filter(([f, n]) => n >= Math.min(MIN_SEEN, pos.length) || namedByFailure(f, named)).map(([f]) => f);
-  const count = (keys: readonly string[], sets: readonly ReadonlySet<string>[]) => sets.filter((s) => keys.every((k) => s.has(k))).length;
-  const candidates: { keys: string[]; seen: number; others: number; chance: number }[] = [];
-  const consider = (keys: string[]) => {
-    const seen = count(keys, pos);
-    const corroborated = keys.length === 1 && namedByFailure(keys[0]!, named);
-    if (seen < (keys.some((k) => k.startsWith('says:')) ? MIN_SEEN_WEAK : corroborated ? 1 : MIN_SEEN)) return;
-    const o = others.with(keys);
-    const chance = seen / (seen + o + 1);
-    // Below even odds (a module two of two plans read, and two others too) only on three plans or more: on two, others sharing a
-    // module the project's plans often read is as likely a coincidence as not.
-    if (chance < MIN_CHANCE && seen < MIN_SEEN_WEAK) return;
-    // And it must tell them apart: at least MIN_LIFT times as common among the plans that met the failure as among the others.
-    const lift = neg.length === 0 || o === 0 ? Infinity : seen / pos.length / (o / neg.length);
-    if (chance < thresholdOf(keys) || lift < MIN_LIFT) return;
-    // And not by chance: on few plans, a module most of them read is in every one that met the failure as often as not. A module
-    // the error names is not met by chance.
-    if (!corroborated && hypergeometricTail(seen, pos.length, seen + o, pos.length + neg.length) > MAX_P) return;
-    candidates.push({ keys, seen, others: o, chance });
+  const candidates: Candidate[] = [];
+  for (const keys of [...common.map((f) => [f]), ...pairsOf(l, common)]) {
+    const c = candidateOf(l, keys);
+    if (c) candidates.push(c);
+  }
+  const ranked = strongestFirst(withoutWeakPairs(candidates));
+  const { chosen, covered } = chooseConditions(pos, ranked);
+  return {
+    conditions: chosen.map(({ c }) => ({ features: c.keys.map(featureOf), seen: c.seen, of: pos.length, others: c.others, among: others.among })),
+    uncovered: pos.length - covered.size,
   };
-  for (const f of common) consider([f]);
-  // Pairs: among so many words, two plans share some incidental one by chance, and a command or a module with it looks sure on
-  // a few plans. A word joins a pair only when most of the plans that met the failure say it; two words never pair.
+}
+
+/** One learning: the plans that met the failure (their features), the others as counted, the failure's words, and how many of the plans have each feature. */
+interface Learning {
+  pos: readonly ReadonlySet<string>[];
+  others: OthersCount;
+  named: ReadonlySet<string>;
+  support: Map<string, number>;
+}
+
+/** Features that may be a condition, as counted. */
+interface Candidate {
+  keys: string[];
+  seen: number;
+  others: number;
+  chance: number;
+}
+
+/** These features as a condition, when they pass every test of learnFrom's comment. */
+function candidateOf(l: Learning, keys: string[]): Candidate | undefined {
+  const { pos, others, named } = l;
+  const seen = pos.filter((s) => keys.every((k) => s.has(k))).length;
+  const corroborated = keys.length === 1 && namedByFailure(keys[0]!, named);
+  if (seen < (keys.some((k) => k.startsWith('says:')) ? MIN_SEEN_WEAK : corroborated ? 1 : MIN_SEEN)) return undefined;
+  const o = others.with(keys);
+  const chance = seen / (seen + o + 1);
+  // Below even odds (a module two of two plans read, and two others too) only on three plans or more: on two, others sharing a
+  // module the project's plans often read is as likely a coincidence as not.
+  if (chance < MIN_CHANCE && seen < MIN_SEEN_WEAK) return undefined;
+  // And it must tell them apart: at least MIN_LIFT times as common among the plans that met the failure as among the others.
+  const lift = others.among === 0 || o === 0 ? Infinity : seen / pos.length / (o / others.among);
+  if (chance < thresholdOf(keys) || lift < MIN_LIFT) return undefined;
+  // And not by chance: on few plans, a module most of them read is in every one that met the failure as often as not. A module
+  // the error names is not met by chance.
+  if (!corroborated && hypergeometricTail(seen, pos.length, seen + o, pos.length + others.among) > MAX_P) return undefined;
+  return { keys, seen, others: o, chance };
+}
+
+/**
+ * The pairs to try. Among so many words, two plans share some incidental one by chance, and a command or a module with it looks sure on
+ * a few plans. A word joins a pair only when most of the plans that met the failure say it; two words never pair.
+ */
+function pairsOf(l: Learning, common: readonly string[]): string[][] {
+  const { pos, others, support } = l;
   const usual = Math.max(MIN_SEEN, Math.ceil((2 * pos.length) / 3));
   // And each half must point at the failure on its own (MIN_LIFT): two features most plans have (a config package every plan
   // reads, a word every plan says) miss all of a few others together by chance, and would pass for a sharp rule.
   const liftAlone = (f: string) => {
     const o = others.with([f]);
-    return o === 0 ? Infinity : support.get(f)! / pos.length / (o / neg.length);
+    return o === 0 ? Infinity : support.get(f)! / pos.length / (o / others.among);
   };
   const pairable = common.filter((f) => (!f.startsWith('says:') || support.get(f)! >= usual) && liftAlone(f) >= MIN_LIFT);
   const top = [...pairable].sort((a, b) => support.get(b)! - support.get(a)! || (a < b ? -1 : 1)).slice(0, PAIR_CANDIDATES);
+  const pairs: string[][] = [];
   for (let i = 0; i < top.length; i++)
-    for (let j = i + 1; j < top.length; j++) if (!(top[i]!.startsWith('says:') && top[j]!.startsWith('says:'))) consider([top[i]!, top[j]!].sort());
-  // A pair whose one feature alone makes the failure nearly as likely says little more than that feature: the simpler rule reaches the plans the pair's incidental half would miss.
+    for (let j = i + 1; j < top.length; j++) if (!(top[i]!.startsWith('says:') && top[j]!.startsWith('says:'))) pairs.push([top[i]!, top[j]!].sort());
+  return pairs;
+}
+
+/** A pair whose one feature alone makes the failure nearly as likely says little more than that feature: the simpler rule reaches the plans the pair's incidental half would miss. */
+function withoutWeakPairs(candidates: readonly Candidate[]): Candidate[] {
   const alone = new Map(candidates.filter((c) => c.keys.length === 1).map((c) => [c.keys[0]!, c.chance]));
-  candidates.splice(
-    0,
-    candidates.length,
-    ...candidates.filter((c) => c.keys.length === 1 || !c.keys.some((k) => (alone.get(k) ?? -1) >= c.chance - PAIR_MARGIN)),
-  );
-  // Strongest first: surest (to a tenth), then seen in more plans, then fewer features, then what a plan shows most reliably (the
-  // commands its checks run and the modules it uses, before the words it happens to be written in), then by name.
+  return candidates.filter((c) => c.keys.length === 1 || !c.keys.some((k) => (alone.get(k) ?? -1) >= c.chance - PAIR_MARGIN));
+}
+
+/**
+ * Strongest first: surest (to a tenth), then seen in more plans, then fewer features, then what a plan shows most reliably (the
+ * commands its checks run and the modules it uses, before the words it happens to be written in), then by name.
+ */
+function strongestFirst(candidates: Candidate[]): Candidate[] {
   const rank = (keys: readonly string[]) => Math.max(...keys.map((k) => (k.startsWith('runs:') ? 0 : k.startsWith('imports:') ? 1 : 2)));
   // Chances within a tenth are alike on so few plans: there, the one seen in more plans goes first.
   const band = (chance: number) => Math.floor(chance * 10 + 1e-9);
-  candidates.sort(
+  return candidates.sort(
     (a, b) =>
       band(b.chance) - band(a.chance) ||
       b.seen - a.seen ||
@@ -311,15 +350,24 @@ export function learnFrom(pos: readonly ReadonlySet<string>[], others: OthersCou
       rank(a.keys) - rank(b.keys) ||
       (a.keys.join() < b.keys.join() ? -1 : 1),
   );
-  // First the conditions that cover plans that met the failure the ones before them did not (single features before pairs: a
-  // pair fits the plans seen more closely, and a later plan shows the one feature more often than the two); then, while there is room, a
-  // command or a module sure on its own (STRONG_CHANCE) that covers another set of them: a later plan may show the cause in
-  // any of these ways. A redundant pair or word would be chance's pick, and a feature met by the very plans another is (a
-  // module and the packages it imports) says nothing new. A pair whose one feature is already kept alone adds nothing.
-  const chosen: { c: (typeof candidates)[number]; mine: number[] }[] = [];
+}
+
+/**
+ * First the conditions that cover plans that met the failure the ones before them did not (single features before pairs: a
+ * pair fits the plans seen more closely, and a later plan shows the one feature more often than the two); then, while there is room, a
+ * command or a module sure on its own (STRONG_CHANCE) that covers another set of them: a later plan may show the cause in
+ * any of these ways. A redundant pair or word would be chance's pick, and a feature met by the very plans another is (a
+ * module and the packages it imports) says nothing new. A pair whose one feature is already kept alone adds nothing.
+ * The chosen in the candidates' order, and the plans (by index) they cover.
+ */
+function chooseConditions(
+  pos: readonly ReadonlySet<string>[],
+  candidates: readonly Candidate[],
+): { chosen: { c: Candidate; mine: number[] }[]; covered: Set<number> } {
+  const chosen: { c: Candidate; mine: number[] }[] = [];
   const covered = new Set<number>();
-  const mineOf = (c: (typeof candidates)[number]) => pos.map((p, i) => (c.keys.every((k) => p.has(k)) ? i : -1)).filter((i) => i >= 0);
-  const redundantPair = (c: (typeof candidates)[number]) => c.keys.length > 1 && chosen.some((k) => k.c.keys.length === 1 && c.keys.includes(k.c.keys[0]!));
+  const mineOf = (c: Candidate) => pos.map((p, i) => (c.keys.every((k) => p.has(k)) ? i : -1)).filter((i) => i >= 0);
+  const redundantPair = (c: Candidate) => c.keys.length > 1 && chosen.some((k) => k.c.keys.length === 1 && c.keys.includes(k.c.keys[0]!));
   // The simplest rule first: single features, then a pair only for plans no single feature covers.
   for (const c of [...candidates.filter((k) => k.keys.length === 1), ...candidates.filter((k) => k.keys.length > 1)]) {
     if (chosen.length >= MAX_CONDITIONS) break;
@@ -336,10 +384,7 @@ export function learnFrom(pos: readonly ReadonlySet<string>[], others: OthersCou
     chosen.push({ c, mine });
   }
   chosen.sort((a, b) => candidates.indexOf(a.c) - candidates.indexOf(b.c));
-  return {
-    conditions: chosen.map(({ c }) => ({ features: c.keys.map(featureOf), seen: c.seen, of: pos.length, others: c.others, among: neg.length })),
-    uncovered: pos.length - covered.size,
-  };
+  return { chosen, covered };
 }
 
 /** The condition of `conditions` a plan meets that makes the failure likeliest, if any is likely enough (thresholdOf). */

@@ -170,65 +170,90 @@ function basename(word: string): string {
  */
 export function commandFeatures(line: string): string[] {
   const out: string[] = [];
-  for (const part of line.slice(0, 4000).split(/&&|\|\||[;|\n()`]/)) {
-    const words = tokens(part.trim());
-    let i = 0;
-    const env: string[] = [];
-    for (;;) {
-      const w = words[i];
-      if (w === undefined) break;
-      const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(w);
-      if (assignment) env.push(`${assignment[1]}=`);
-      else if (!WRAPPERS.has(basename(w)) && !(w.startsWith('-') && i > 0 && WRAPPERS.has(basename(words[i - 1]!)))) break;
-      i++;
-    }
-    let program = words[i] === undefined ? undefined : basename(words[i]!);
-    if (program === undefined || PLUMBING.has(program) || !/^[A-Za-z][\w.+-]*$/.test(program)) continue;
-    let rest = words.slice(i + 1);
-    const runs = RUNS_ANOTHER[program];
-    if (runs && rest[0] !== undefined && runs.includes(rest[0]) && rest[1] !== undefined && WORD.test(basename(rest[1]))) {
-      program = basename(rest[1]);
-      rest = rest.slice(2);
-    }
-    if (PYTHONS.test(program) && rest[0] === '-m' && rest[1] !== undefined && WORD.test(rest[1])) {
-      program = rest[1];
-      rest = rest.slice(2);
-    }
-    program = program.replace(/\.(?:sh|py|js|cmd|bat)$/, '');
-    let head = program;
-    if ((SUBCOMMANDS.has(program) || SCRIPT_RUNNERS.has(program)) && rest[0] !== undefined && !rest[0].startsWith('-') && WORD.test(rest[0])) {
-      head = `${program} ${rest[0]}`;
+  for (const part of line.slice(0, 4000).split(/&&|\|\||[;|\n()`]/)) out.push(...oneCommandFeatures(tokens(part.trim())));
+  return [...new Set(out)];
+}
+
+/** One command's features: its head, that with each variable it sets, and that with each flag. */
+function oneCommandFeatures(words: readonly string[]): string[] {
+  const { env, at } = leadingWords(words);
+  const command = commandHead(words, at);
+  if (command === undefined) return [];
+  const { head, rest } = command;
+  return [head, ...env.map((e) => `${head} ${e}`), ...flagFeatures(head, rest)];
+}
+
+/** Where the program starts, past the variables set for it (`CI=1`, kept as `CI=`) and the wrappers it runs under (with their flags). */
+function leadingWords(words: readonly string[]): { env: string[]; at: number } {
+  let i = 0;
+  const env: string[] = [];
+  for (;;) {
+    const w = words[i];
+    if (w === undefined) break;
+    const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(w);
+    if (assignment) env.push(`${assignment[1]}=`);
+    else if (!WRAPPERS.has(basename(w)) && !(w.startsWith('-') && i > 0 && WRAPPERS.has(basename(words[i - 1]!)))) break;
+    i++;
+  }
+  return { env, at: i };
+}
+
+/**
+ * The command's head: the program (through runners: `npx vitest`, `python -m pytest`), with its
+ * subcommand or script (`go test`, `npm run test:db`); and the words after it. None for plumbing
+ * or what is no program's name.
+ */
+function commandHead(words: readonly string[], at: number): { head: string; rest: string[] } | undefined {
+  let program = words[at] === undefined ? undefined : basename(words[at]!);
+  if (program === undefined || PLUMBING.has(program) || !/^[A-Za-z][\w.+-]*$/.test(program)) return undefined;
+  let rest = words.slice(at + 1);
+  const runs = RUNS_ANOTHER[program];
+  if (runs && rest[0] !== undefined && runs.includes(rest[0]) && rest[1] !== undefined && WORD.test(basename(rest[1]))) {
+    program = basename(rest[1]);
+    rest = rest.slice(2);
+  }
+  if (PYTHONS.test(program) && rest[0] === '-m' && rest[1] !== undefined && WORD.test(rest[1])) {
+    program = rest[1];
+    rest = rest.slice(2);
+  }
+  program = program.replace(/\.(?:sh|py|js|cmd|bat)$/, '');
+  let head = program;
+  if ((SUBCOMMANDS.has(program) || SCRIPT_RUNNERS.has(program)) && rest[0] !== undefined && !rest[0].startsWith('-') && WORD.test(rest[0])) {
+    head = `${program} ${rest[0]}`;
+    rest = rest.slice(1);
+    if (SCRIPT_RUNNERS.has(program) && (head.endsWith(' run') || head.endsWith(' run-script')) && rest[0] !== undefined && WORD.test(rest[0])) {
+      head = `${head} ${rest[0]}`;
       rest = rest.slice(1);
-      if (SCRIPT_RUNNERS.has(program) && (head.endsWith(' run') || head.endsWith(' run-script')) && rest[0] !== undefined && WORD.test(rest[0])) {
-        head = `${head} ${rest[0]}`;
-        rest = rest.slice(1);
-      }
-    }
-    out.push(head);
-    for (const e of env) out.push(`${head} ${e}`);
-    for (let k = 0; k < rest.length; k++) {
-      const w = rest[k]!;
-      if (w === '--') break;
-      if (!w.startsWith('-') || w.length < 2) continue;
-      // `--flag=value` keeps its value when the value is not a path.
-      const eq = w.indexOf('=');
-      const flag = eq > 0 && !VALUE.test(w.slice(eq + 1)) ? w.slice(0, eq) : w;
-      const next = rest[k + 1];
-      if (
-        eq < 0 &&
-        next !== undefined &&
-        !next.startsWith('-') &&
-        VALUE.test(next) &&
-        /^-{1,2}[A-Za-z][\w-]*$/.test(w) &&
-        !/^\.|\//.test(next) &&
-        takesValue(w, next)
-      ) {
-        out.push(`${head} ${flag} ${next}`);
-        k++;
-      } else out.push(`${head} ${flag}`);
     }
   }
-  return [...new Set(out)];
+  return { head, rest };
+}
+
+/** The head with each flag it is given (and the flag's value, when that is no path), up to `--`. */
+function flagFeatures(head: string, rest: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < rest.length; k++) {
+    const w = rest[k]!;
+    if (w === '--') break;
+    if (!w.startsWith('-') || w.length < 2) continue;
+    // `--flag=value` keeps its value when the value is not a path.
+    const eq = w.indexOf('=');
+    const flag = eq > 0 && !VALUE.test(w.slice(eq + 1)) ? w.slice(0, eq) : w;
+    const next = rest[k + 1];
+    if (
+      eq < 0 &&
+      next !== undefined &&
+      !next.startsWith('-') &&
+      VALUE.test(next) &&
+      /^-{1,2}[A-Za-z][\w-]*$/.test(w) &&
+      !/^\.|\//.test(next) &&
+      takesValue(w, next)
+    ) {
+      out.push(`${head} ${flag} ${next}`);
+      k++;
+    } else out.push(`${head} ${flag}`);
+  }
+  return out;
 }
 
 /**
@@ -291,67 +316,76 @@ const IMPORT_TEXT_MAX = 64 * 1024;
 export function importsOf(path: string, text: string): string[] {
   const src = text.slice(0, IMPORT_TEXT_MAX);
   const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
-  const out: string[] = [];
-  const all = (re: RegExp, g = 1) => [...src.matchAll(re)].map((m) => m[g]!);
-  const js = (spec: string) => {
-    if (spec.startsWith('.')) {
-      const target = relativeTo(path, spec);
-      if (target) out.push(target);
-    } else if (!/^(?:node|bun):/.test(spec) || spec.length > 5)
-      out.push(...withParents(spec.startsWith('@') ? spec : spec, '/').slice(spec.startsWith('@') ? 1 : 0));
-  };
-  switch (ext) {
-    case 'go':
-      for (const m of all(GO_SINGLE)) out.push(...withParents(m, '/'));
-      for (const block of all(GO_BLOCK)) for (const m of block.matchAll(GO_LINE)) out.push(...withParents(m[1]!, '/'));
-      break;
-    case 'py':
-      for (const list of all(PY_IMPORT)) for (const m of list.split(',')) out.push(...withParents(m.trim(), '.'));
-      for (const m of all(PY_FROM)) out.push(...withParents(m, '.'));
-      break;
-    case 'js':
-    case 'jsx':
-    case 'mjs':
-    case 'cjs':
-    case 'ts':
-    case 'tsx':
-    case 'mts':
-    case 'cts':
-    case 'vue':
-    case 'svelte':
-      for (const re of [JS_FROM, JS_BARE, JS_CALL]) for (const m of all(re)) js(m);
-      break;
-    case 'rs':
-      for (const m of all(RUST_USE)) if (!/^(?:crate|self|super)\b/.test(m)) out.push(...withParents(m, '::'));
-      break;
-    case 'java':
-    case 'kt':
-    case 'kts':
-    case 'scala':
-    case 'groovy':
-      // The package: a class (and a static member after it) is where in it, not what is used.
-      for (const m of src.matchAll(JVM_IMPORT)) out.push(...withParents(m[2]!.replace(m[1] ? /\.\w+$/ : /$/, '').replace(/\.[A-Z]\w*$/, ''), '.'));
-      break;
-    case 'cs':
-      for (const m of all(CS_USING)) out.push(...withParents(m, '.'));
-      break;
-    case 'rb':
-      for (const m of all(RB_REQUIRE))
-        out.push(...(m.startsWith('.') ? [relativeTo(path, m)].filter((x): x is string => x !== undefined) : withParents(m, '/')));
-      break;
-    case 'c':
-    case 'h':
-    case 'cc':
-    case 'cpp':
-    case 'hpp':
-    case 'cxx':
-      for (const m of all(C_INCLUDE)) out.push(m.replace(/\.h(?:pp)?$/, ''));
-      break;
-    default:
-      break;
-  }
-  return [...new Set(out)];
+  const read = IMPORT_READERS.get(ext);
+  return read === undefined ? [] : [...new Set(read(src, path))];
 }
+
+/** The first group (or the `g`th) of every match. */
+function allOf(src: string, re: RegExp, g = 1): string[] {
+  return [...src.matchAll(re)].map((m) => m[g]!);
+}
+
+function goImports(src: string): string[] {
+  const out: string[] = [];
+  for (const m of allOf(src, GO_SINGLE)) out.push(...withParents(m, '/'));
+  for (const block of allOf(src, GO_BLOCK)) for (const m of block.matchAll(GO_LINE)) out.push(...withParents(m[1]!, '/'));
+  return out;
+}
+
+function pythonImports(src: string): string[] {
+  const out: string[] = [];
+  for (const list of allOf(src, PY_IMPORT)) for (const m of list.split(',')) out.push(...withParents(m.trim(), '.'));
+  for (const m of allOf(src, PY_FROM)) out.push(...withParents(m, '.'));
+  return out;
+}
+
+function jsImports(src: string, path: string): string[] {
+  const out: string[] = [];
+  for (const re of [JS_FROM, JS_BARE, JS_CALL])
+    for (const spec of allOf(src, re)) {
+      if (spec.startsWith('.')) {
+        const target = relativeTo(path, spec);
+        if (target) out.push(target);
+      } else if (!/^(?:node|bun):/.test(spec) || spec.length > 5)
+        out.push(...withParents(spec.startsWith('@') ? spec : spec, '/').slice(spec.startsWith('@') ? 1 : 0));
+    }
+  return out;
+}
+
+function rustImports(src: string): string[] {
+  return allOf(src, RUST_USE)
+    .filter((m) => !/^(?:crate|self|super)\b/.test(m))
+    .flatMap((m) => withParents(m, '::'));
+}
+
+/** The package: a class (and a static member after it) is where in it, not what is used. */
+function jvmImports(src: string): string[] {
+  return [...src.matchAll(JVM_IMPORT)].flatMap((m) => withParents(m[2]!.replace(m[1] ? /\.\w+$/ : /$/, '').replace(/\.[A-Z]\w*$/, ''), '.'));
+}
+
+function csharpImports(src: string): string[] {
+  return allOf(src, CS_USING).flatMap((m) => withParents(m, '.'));
+}
+
+function rubyImports(src: string, path: string): string[] {
+  return allOf(src, RB_REQUIRE).flatMap((m) => (m.startsWith('.') ? [relativeTo(path, m)].filter((x): x is string => x !== undefined) : withParents(m, '/')));
+}
+
+function cImports(src: string): string[] {
+  return allOf(src, C_INCLUDE).map((m) => m.replace(/\.h(?:pp)?$/, ''));
+}
+
+/** Each language's reader, by the extensions of its files. */
+const IMPORT_READERS: ReadonlyMap<string, (src: string, path: string) => string[]> = new Map([
+  ['go', goImports],
+  ['py', pythonImports],
+  ...['js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'vue', 'svelte'].map((ext) => [ext, jsImports] as const),
+  ['rs', rustImports],
+  ...['java', 'kt', 'kts', 'scala', 'groovy'].map((ext) => [ext, jvmImports] as const),
+  ['cs', csharpImports],
+  ['rb', rubyImports],
+  ...['c', 'h', 'cc', 'cpp', 'hpp', 'cxx'].map((ext) => [ext, cImports] as const),
+]);
 
 /** The most of something, keeping the order it came in. */
 function capped(list: readonly string[], max: number): string[] {

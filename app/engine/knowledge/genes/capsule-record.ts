@@ -58,22 +58,42 @@ function commandOf(check: Check): string | undefined {
 
 /** The capsule of a verified attempt, or undefined when no gene was in its brief. */
 export function capsuleFor(input: CapsuleInput): CapsuleFile | undefined {
-  const genes = [
+  const genes = genesIn(input.entries);
+  if (genes.length === 0) return undefined;
+  const identity = `${input.origin}/${input.spec}/${input.plan.id}/${input.attempt}`;
+  const id = `cap-${input.at.toISOString().slice(0, 10).replace(/-/g, '')}-${createHash('sha256').update(identity).digest('hex').slice(0, 8)}`;
+  const path = `capsules/${id}.capsule.md`;
+  const text = capsuleText(input, id, genes);
+  const event = geneEvent({
+    at: input.at,
+    basis: identity,
+    type: 'capsule',
+    entry: path,
+    kind: 'capsule',
+    project: input.project,
+    reason: `plan ${input.plan.id} of ${input.spec} verified with ${genes.join(', ')}`,
+    genes,
+  });
+  return { path, id, text, genes, event, index: { kind: 'capsule', path, updated: input.at.toISOString(), title: input.plan.title, tags: [] } };
+}
+
+/** The ids of the genes in the brief, each once. */
+function genesIn(entries: readonly SurfacedEntry[]): string[] {
+  return [
     ...new Set(
-      input.entries
+      entries
         .filter((e) => e.kind === 'gene')
         .map((e) => geneIdOf(e.path))
         .filter((g): g is string => g !== undefined),
     ),
   ];
-  if (genes.length === 0) return undefined;
-  const identity = `${input.origin}/${input.spec}/${input.plan.id}/${input.attempt}`;
-  const id = `cap-${input.at.toISOString().slice(0, 10).replace(/-/g, '')}-${createHash('sha256').update(identity).digest('hex').slice(0, 8)}`;
-  const path = `capsules/${id}.capsule.md`;
-  const byCheck = new Map(input.results.filter((r) => r.plan === undefined || r.plan === input.plan.id).map((r) => [r.id, r]));
+}
+
+/** The execution path: the plan's steps, then its checks with their outcomes and commands (one step for a plan with neither). */
+function executionPath(plan: Plan, byCheck: ReadonlyMap<string, LevelResult>) {
   const steps = [
-    ...input.plan.steps.map((s) => ({ action: s.title, outcome: 'success' as const })),
-    ...input.plan.mustPass.map((c) => {
+    ...plan.steps.map((s) => ({ action: s.title, outcome: 'success' as const })),
+    ...plan.mustPass.map((c) => {
       const status = byCheck.get(c.id)?.status;
       const command = commandOf(c);
       return {
@@ -83,14 +103,21 @@ export function capsuleFor(input: CapsuleInput): CapsuleFile | undefined {
       };
     }),
   ];
-  if (steps.length === 0) steps.push({ action: `Carry out plan ${input.plan.id}`, outcome: 'success' });
+  if (steps.length === 0) steps.push({ action: `Carry out plan ${plan.id}`, outcome: 'success' });
+  return steps;
+}
+
+/** The capsule's file, from templates/capsule.md: the path, the confidence, the blast radius, the genes applied. */
+function capsuleText(input: CapsuleInput, id: string, genes: readonly string[]): string {
+  const byCheck = new Map(input.results.filter((r) => r.plan === undefined || r.plan === input.plan.id).map((r) => [r.id, r]));
+  const steps = executionPath(input.plan, byCheck);
   const checks = input.plan.mustPass.length;
   const passed = input.plan.mustPass.filter((c) => byCheck.get(c.id)?.status === 'pass').length;
   const testPassRate = checks === 0 ? 1 : passed / checks;
   const confidence = Math.round(testPassRate * (input.attempt > 1 ? 0.8 : 1) * 1000) / 1000;
   const files = [...new Set(input.changedFiles)].sort();
   const applied = input.entries.filter((e) => e.kind === 'gene' && geneIdOf(e.path) !== undefined);
-  const text = renderTemplate(
+  return renderTemplate(
     input.template,
     {
       id,
@@ -119,15 +146,4 @@ export function capsuleFor(input: CapsuleInput): CapsuleFile | undefined {
           : 'The plan changed no file.',
     },
   );
-  const event = geneEvent({
-    at: input.at,
-    basis: identity,
-    type: 'capsule',
-    entry: path,
-    kind: 'capsule',
-    project: input.project,
-    reason: `plan ${input.plan.id} of ${input.spec} verified with ${genes.join(', ')}`,
-    genes,
-  });
-  return { path, id, text, genes, event, index: { kind: 'capsule', path, updated: input.at.toISOString(), title: input.plan.title, tags: [] } };
 }

@@ -93,89 +93,135 @@ export function capsuleEvidence(id: string, capsules: readonly CapsuleRecord[]):
   return { ...(impactScope === undefined ? {} : { impactScope }), passedCommands };
 }
 
+/** The rules of the module's comment over every gene of the store. */
 export function decay(input: DecayInput): DecayResult {
-  const { settings, now } = input;
   const result: DecayResult = { changes: [], kept: [], problems: [] };
-  for (const record of input.genes) {
-    const { gene, path } = record;
-    const metrics = geneMetrics(gene, input.stats.get(path));
-    const idle = daysSince(now, metrics.lastUsed ?? gene.created);
-    const since = metrics.lastUsed === undefined ? 'since it was created' : 'since its last application';
-    let action: GeneAction | undefined;
-    let to: Gene['status'] | undefined;
-    let reason = '';
-    let verdict: TierVerdict | undefined;
-    if (gene.status === 'deprecated') {
-      if (idle >= settings.removeDays) {
-        action = 'remove';
-        reason = `deprecated and not applied for ${days(idle)} ${since} (removed after ${settings.removeDays})`;
-      }
-    } else {
-      if (gene.status === 'candidate') verdict = tierVerdict(gene, metrics, capsuleEvidence(gene.id, input.capsules), settings, now);
-      if (gene.status === 'active' && metrics.usageCount >= settings.minUses && metrics.successRate < settings.demoteBelow) {
-        action = 'demote';
-        to = 'candidate';
-        reason = `its success rate fell to ${Math.round(metrics.successRate * 100)}% over ${metrics.usageCount} applications (below ${Math.round(settings.demoteBelow * 100)}%)`;
-      } else if (idle >= settings.deprecateDays) {
-        action = 'deprecate';
-        to = 'deprecated';
-        reason = `not applied for ${days(idle)} ${since} (deprecated after ${settings.deprecateDays})`;
-      } else if (verdict?.promote) {
-        action = 'promote';
-        to = 'active';
-        reason = `it meets tier ${verdict.tier}: ${verdict.criteria.map((c) => `${c.name} ${c.detail}`).join('; ')}`;
-      }
-    }
-    if (action === undefined) {
-      const why =
-        gene.status === 'deprecated'
-          ? `deprecated; removed after ${settings.removeDays} days without an application (${days(idle)} so far)`
-          : verdict && !verdict.promote
-            ? `tier ${verdict.tier} not met: ${verdict.criteria
-                .filter((c) => !c.met)
-                .map((c) => `${c.name} ${c.detail}`)
-                .join('; ')}`
-            : `applied ${days(idle)} ago; ${Math.round(metrics.successRate * 100)}% of ${metrics.usageCount} applications verified`;
-      result.kept.push({ path, status: gene.status, why, ...(verdict ? { verdict } : {}), metrics });
-      continue;
-    }
-    const event = geneEvent({
-      at: now,
-      basis: gene.updated,
-      type: action,
-      entry: path,
-      kind: 'gene',
-      project: input.project,
-      reason,
-      from: gene.status,
-      ...(to === undefined ? {} : { to }),
-      ...(verdict && action === 'promote' ? { tier: verdict.tier } : {}),
-    });
-    const change: GeneChange = {
-      action,
-      path,
-      gene,
-      from: gene.status,
-      reason,
-      metrics,
-      event,
-      ...(to === undefined ? {} : { to }),
-      ...(verdict ? { verdict } : {}),
-    };
-    if (to !== undefined && input.render !== false) {
-      const edited = changeGene(
-        path,
-        record.text,
-        { status: to, updated: now.toISOString(), ...metricsFrontmatter(metrics) },
-        `${now.toISOString().slice(0, 10)}: ${gene.status} → ${to}: ${reason}.`,
-      );
-      if (!edited.ok) {
-        result.problems.push({ path, line: edited.problem.line, message: edited.problem.message });
-        continue;
-      }
-      change.text = edited.text;
-    }
-    result.changes.push(change);
-  }
+  for (const record of input.genes) decayGene(input, record, result);
   return result;
+}
+
+/** One gene: kept with why, or changed (its new text rendered unless told not to; a text that cannot be edited is a problem instead). */
+function decayGene(input: DecayInput, record: GeneRecord, result: DecayResult): void {
+  const { gene, path } = record;
+  const { now } = input;
+  const standing = standingOf(input, record);
+  const decided = decide(input.settings, standing);
+  if (decided === undefined) {
+    const { verdict, metrics } = standing;
+    result.kept.push({ path, status: gene.status, why: keptWhy(input.settings, standing), ...(verdict ? { verdict } : {}), metrics });
+    return;
+  }
+  const change = geneChange(input, standing, decided);
+  const { to, reason } = decided;
+  if (to !== undefined && input.render !== false) {
+    const edited = changeGene(
+      path,
+      record.text,
+      { status: to, updated: now.toISOString(), ...metricsFrontmatter(standing.metrics) },
+      `${now.toISOString().slice(0, 10)}: ${gene.status} → ${to}: ${reason}.`,
+    );
+    if (!edited.ok) {
+      result.problems.push({ path, line: edited.problem.line, message: edited.problem.message });
+      return;
+    }
+    change.text = edited.text;
+  }
+  result.changes.push(change);
+}
+
+/** A gene as the trajectory's figures show it. */
+interface Standing {
+  record: GeneRecord;
+  metrics: GeneMetrics;
+  /** Days since its last application, or since it was created when it never had one. */
+  idle: number;
+  /** Which of the two `idle` counts from, in words. */
+  since: string;
+  /** A candidate's tier, met or not. */
+  verdict: TierVerdict | undefined;
+}
+
+function standingOf(input: DecayInput, record: GeneRecord): Standing {
+  const { gene, path } = record;
+  const metrics = geneMetrics(gene, input.stats.get(path));
+  return {
+    record,
+    metrics,
+    idle: daysSince(input.now, metrics.lastUsed ?? gene.created),
+    since: metrics.lastUsed === undefined ? 'since it was created' : 'since its last application',
+    verdict: gene.status === 'candidate' ? tierVerdict(gene, metrics, capsuleEvidence(gene.id, input.capsules), input.settings, input.now) : undefined,
+  };
+}
+
+/** What the figures decide for a gene: the action, the status it goes to (none: it is removed), and why. */
+interface Decided {
+  action: GeneAction;
+  to: Gene['status'] | undefined;
+  reason: string;
+}
+
+/** The rules of the module's comment, in order: removal of a deprecated gene; else demotion, deprecation, promotion. */
+function decide(settings: GeneSettings, standing: Standing): Decided | undefined {
+  const { record, metrics, idle, since, verdict } = standing;
+  const { gene } = record;
+  if (gene.status === 'deprecated') {
+    if (idle < settings.removeDays) return undefined;
+    return { action: 'remove', to: undefined, reason: `deprecated and not applied for ${days(idle)} ${since} (removed after ${settings.removeDays})` };
+  }
+  if (gene.status === 'active' && metrics.usageCount >= settings.minUses && metrics.successRate < settings.demoteBelow) {
+    return {
+      action: 'demote',
+      to: 'candidate',
+      reason: `its success rate fell to ${Math.round(metrics.successRate * 100)}% over ${metrics.usageCount} applications (below ${Math.round(settings.demoteBelow * 100)}%)`,
+    };
+  }
+  if (idle >= settings.deprecateDays) {
+    return { action: 'deprecate', to: 'deprecated', reason: `not applied for ${days(idle)} ${since} (deprecated after ${settings.deprecateDays})` };
+  }
+  if (verdict?.promote) {
+    return { action: 'promote', to: 'active', reason: `it meets tier ${verdict.tier}: ${verdict.criteria.map((c) => `${c.name} ${c.detail}`).join('; ')}` };
+  }
+  return undefined;
+}
+
+/** Why a gene stays as it is. */
+function keptWhy(settings: GeneSettings, standing: Standing): string {
+  const { record, metrics, idle, verdict } = standing;
+  if (record.gene.status === 'deprecated') return `deprecated; removed after ${settings.removeDays} days without an application (${days(idle)} so far)`;
+  if (verdict && !verdict.promote)
+    return `tier ${verdict.tier} not met: ${verdict.criteria
+      .filter((c) => !c.met)
+      .map((c) => `${c.name} ${c.detail}`)
+      .join('; ')}`;
+  return `applied ${days(idle)} ago; ${Math.round(metrics.successRate * 100)}% of ${metrics.usageCount} applications verified`;
+}
+
+/** The change, with its trajectory line. */
+function geneChange(input: DecayInput, standing: Standing, decided: Decided): GeneChange {
+  const { record, metrics, verdict } = standing;
+  const { gene, path } = record;
+  const { action, to, reason } = decided;
+  const event = geneEvent({
+    at: input.now,
+    basis: gene.updated,
+    type: action,
+    entry: path,
+    kind: 'gene',
+    project: input.project,
+    reason,
+    from: gene.status,
+    ...(to === undefined ? {} : { to }),
+    ...(verdict && action === 'promote' ? { tier: verdict.tier } : {}),
+  });
+  return {
+    action,
+    path,
+    gene,
+    from: gene.status,
+    reason,
+    metrics,
+    event,
+    ...(to === undefined ? {} : { to }),
+    ...(verdict ? { verdict } : {}),
+  };
 }

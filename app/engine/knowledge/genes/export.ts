@@ -71,6 +71,17 @@ function bucket(path: string): keyof Pick<KnowledgeExport, 'lessons' | 'skills' 
 
 export function knowledgeExport(input: ExportInput): KnowledgeExport {
   const stats = input.stats.result();
+  const out = emptyExport(input, stats);
+  const read = readStore(input, out);
+  exportGenes(input, stats, read, out);
+  out.counts = countsOf(out, read.signals);
+  return out;
+}
+
+type Stats = ReturnType<TrajectoryStats['result']>;
+
+/** The export with no document in it yet: what it is, when and whose, and the trajectory's figures. */
+function emptyExport(input: ExportInput, stats: Stats): KnowledgeExport {
   const out: KnowledgeExport = {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -87,9 +98,19 @@ export function knowledgeExport(input: ExportInput): KnowledgeExport {
     problems: [],
   };
   if (input.withSignals) out.signals = [];
-  const genes: GeneRecord[] = [];
-  const capsules: CapsuleRecord[] = [];
-  let signals = 0;
+  return out;
+}
+
+/** What reading the store leaves for the genes' part: the genes and capsules as records, and how many signals there are. */
+interface StoreRead {
+  genes: GeneRecord[];
+  capsules: CapsuleRecord[];
+  signals: number;
+}
+
+/** Every file of the store by path: each valid document in its list (genes kept aside for what is computed of them), the others a problem. */
+function readStore(input: ExportInput, out: KnowledgeExport): StoreRead {
+  const read: StoreRead = { genes: [], capsules: [], signals: 0 };
   for (const file of [...input.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const where = bucket(file.path);
     const kind = documentKindOf(file.path);
@@ -105,7 +126,7 @@ export function knowledgeExport(input: ExportInput): KnowledgeExport {
     )
       continue;
     if (where === 'signals') {
-      signals++;
+      read.signals++;
       if (!input.withSignals) continue;
     }
     const parsed = parseKnowledge(kind, file.path, file.text);
@@ -115,12 +136,18 @@ export function knowledgeExport(input: ExportInput): KnowledgeExport {
       continue;
     }
     const doc: ExportedDocument = { path: file.path, kind, frontmatter: parsed.data, text: file.text };
-    if (where === 'genes' && kind === 'gene') genes.push({ path: file.path, gene: parsed.data as GeneRecord['gene'], text: file.text });
+    if (where === 'genes' && kind === 'gene') read.genes.push({ path: file.path, gene: parsed.data as GeneRecord['gene'], text: file.text });
     else if (where === 'capsules' && kind === 'capsule') {
-      capsules.push({ path: file.path, capsule: parsed.data as CapsuleRecord['capsule'] });
+      read.capsules.push({ path: file.path, capsule: parsed.data as CapsuleRecord['capsule'] });
       out.capsules.push(doc);
     } else if (where !== 'genes' && where !== 'capsules') out[where]!.push(doc);
   }
+  return read;
+}
+
+/** The genes, each with what harness computes of it: metrics, tier, GDI score, and what decay would do now. */
+function exportGenes(input: ExportInput, stats: Stats, read: StoreRead, out: KnowledgeExport): void {
+  const { genes, capsules } = read;
   const decided = decay({ genes, capsules, stats, settings: input.settings, now: input.now, project: input.project, render: false });
   const byPath = new Map(decided.changes.map((c) => [c.path, c]));
   for (const g of genes) {
@@ -139,7 +166,10 @@ export function knowledgeExport(input: ExportInput): KnowledgeExport {
       },
     });
   }
-  out.counts = {
+}
+
+function countsOf(out: KnowledgeExport, signals: number): Record<string, number> {
+  return {
     lessons: out.lessons.length,
     skills: out.skills.length,
     skills_archived: out.skills_archived.length,
@@ -150,5 +180,4 @@ export function knowledgeExport(input: ExportInput): KnowledgeExport {
     trajectory_entries: out.trajectory.entries.length,
     problems: out.problems.length,
   };
-  return out;
 }

@@ -118,6 +118,7 @@ function accounts(signals: readonly SignalRecord[], repairs: readonly SignalReco
     .filter((s) => s !== '');
 }
 
+/** The module's rule over the repair signals: the candidate genes, and the signatures not repaired often enough yet. */
 export function solidify(input: SolidifyInput): SolidifyResult {
   const taken = new Set(input.genes.flatMap((g) => g.gene.signals));
   const takenHashes = new Set(input.genes.map((g) => /-([0-9a-f]{8})$/.exec(g.gene.id)?.[1]).filter((h) => h !== undefined));
@@ -128,76 +129,109 @@ export function solidify(input: SolidifyInput): SolidifyResult {
       result.waiting.push({ signature, repairs: repairs.length });
       continue;
     }
-    const first = new Date(repairs[0]!.signal.timestamp);
-    const id = geneIdFor(signature, first);
-    const path = `genes/${id}.gene.md`;
-    const what = describeSignature(signature);
-    const places = repairs.map(
-      (r) =>
-        `${r.signal.spec ?? r.signal.project}${r.signal.plan ? ` plan ${r.signal.plan}` : ''} (${r.signal.timestamp.slice(0, 10)}, after ${String(r.signal.metadata?.failedBefore ?? 1)} failed attempt${r.signal.metadata?.failedBefore === 1 ? '' : 's'})`,
-    );
-    const validation = [...new Set(repairs.flatMap((r) => strings(r.signal.metadata?.validation)))];
-    const tagCount = new Map<string, number>();
-    for (const r of repairs) for (const t of r.signal.tags) tagCount.set(t, (tagCount.get(t) ?? 0) + 1);
-    const tags = [...tagCount]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, 8)
-      .map(([t]) => t);
-    const told = accounts(input.signals, repairs);
-    const name = `Repair: ${what}`.slice(0, 200);
-    const description = `When work hits ${what}, a retry put it right in ${repairs.length} plans; this gene carries what they did.`.slice(0, 1024);
-    const strategy =
-      told.length > 0
-        ? `What the agents reported while repairing it:\n\n${list(told)}`
-        : `No agent reported how it repaired this; each retry started from the failure above and ended verified. Write the strategy the repairs had in common (read their plans' commits) before merging this gene.`;
-    const constraints = [
-      `Applies to work that hits ${what}; the signature it answers is \`${signature}\`.`,
-      validation.length > 0
-        ? `Run ${validation.map((c) => `\`${c}\``).join(', ')} to see it worked: these are the checks it repaired.`
-        : "No command check was repaired: its validation is the plan's own verification.",
-      'Seen only in the plans listed under When it applies: check that a new plan is the same situation before applying it.',
-    ].join('\n');
-    const text = renderTemplate(
-      input.template,
-      {
-        id,
-        type: typeOf(signature),
-        name,
-        description,
-        version: 1,
-        status: 'candidate',
-        success_rate: 0,
-        usage_count: 0,
-        consecutive_successes: 0,
-        consecutive_failures: 0,
-        created: input.now.toISOString(),
-        updated: input.now.toISOString(),
-        scenarios: [...new Set(repairs.map((r) => r.signal.spec).filter((s): s is string => s !== undefined))],
-        signals: [signature],
-        validation,
-        tags,
-        publishable: false,
-        source: 'signal',
-        mutations: [],
-      },
-      {
-        content: strategy,
-        constraints,
-        when: `Repaired ${repairs.length} times, in:\n\n${list(places)}\n\nThe repair signals:\n\n${list(repairs.map((r) => `\`${r.file}\``))}`,
-        history: `- ${input.now.toISOString().slice(0, 10)}: solidified from ${repairs.length} repairs of \`${signature}\`; a candidate until its own applications promote it.`,
-      },
-    );
-    const event = geneEvent({
-      at: input.now,
-      basis: signature,
-      type: 'solidify',
-      entry: path,
-      kind: 'gene',
-      project: input.project,
-      reason: `${repairs.length} repairs of ${signature}`,
-      to: 'candidate',
-    });
-    result.candidates.push({ path, id, signature, name, text, evidence: repairs.map((r) => r.file), event });
+    result.candidates.push(geneCandidate(input, signature, repairs));
   }
   return result;
+}
+
+/** A signature's repairs as its gene tells them. */
+interface Repaired {
+  id: string;
+  signature: string;
+  /** The signature as a person reads it. */
+  what: string;
+  name: string;
+  repairs: SignalRecord[];
+  /** The repaired checks' commands. */
+  validation: string[];
+}
+
+/** The candidate gene of a signature repaired often enough, and its trajectory line. */
+function geneCandidate(input: SolidifyInput, signature: string, repairs: SignalRecord[]): GeneCandidate {
+  const first = new Date(repairs[0]!.signal.timestamp);
+  const id = geneIdFor(signature, first);
+  const path = `genes/${id}.gene.md`;
+  const what = describeSignature(signature);
+  const name = `Repair: ${what}`.slice(0, 200);
+  const validation = [...new Set(repairs.flatMap((r) => strings(r.signal.metadata?.validation)))];
+  const text = geneText(input, { id, signature, what, name, repairs, validation });
+  const event = geneEvent({
+    at: input.now,
+    basis: signature,
+    type: 'solidify',
+    entry: path,
+    kind: 'gene',
+    project: input.project,
+    reason: `${repairs.length} repairs of ${signature}`,
+    to: 'candidate',
+  });
+  return { path, id, signature, name, text, evidence: repairs.map((r) => r.file), event };
+}
+
+/** The gene's file: a candidate with no applications yet, from templates/gene.md. */
+function geneText(input: SolidifyInput, g: Repaired): string {
+  const { id, signature, what, name, repairs, validation } = g;
+  const description = `When work hits ${what}, a retry put it right in ${repairs.length} plans; this gene carries what they did.`.slice(0, 1024);
+  return renderTemplate(
+    input.template,
+    {
+      id,
+      type: typeOf(signature),
+      name,
+      description,
+      version: 1,
+      status: 'candidate',
+      success_rate: 0,
+      usage_count: 0,
+      consecutive_successes: 0,
+      consecutive_failures: 0,
+      created: input.now.toISOString(),
+      updated: input.now.toISOString(),
+      scenarios: [...new Set(repairs.map((r) => r.signal.spec).filter((s): s is string => s !== undefined))],
+      signals: [signature],
+      validation,
+      tags: commonTags(repairs),
+      publishable: false,
+      source: 'signal',
+      mutations: [],
+    },
+    geneSections(input, g),
+  );
+}
+
+/** The tags the repairs carry most (at most eight). */
+function commonTags(repairs: readonly SignalRecord[]): string[] {
+  const tagCount = new Map<string, number>();
+  for (const r of repairs) for (const t of r.signal.tags) tagCount.set(t, (tagCount.get(t) ?? 0) + 1);
+  return [...tagCount]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 8)
+    .map(([t]) => t);
+}
+
+/** The gene's sections: how to proceed (what the agents reported), its constraints, where it was repaired, its history. */
+function geneSections(input: SolidifyInput, g: Repaired): Record<string, string> {
+  const { signature, what, repairs, validation } = g;
+  const places = repairs.map(
+    (r) =>
+      `${r.signal.spec ?? r.signal.project}${r.signal.plan ? ` plan ${r.signal.plan}` : ''} (${r.signal.timestamp.slice(0, 10)}, after ${String(r.signal.metadata?.failedBefore ?? 1)} failed attempt${r.signal.metadata?.failedBefore === 1 ? '' : 's'})`,
+  );
+  const told = accounts(input.signals, repairs);
+  const strategy =
+    told.length > 0
+      ? `What the agents reported while repairing it:\n\n${list(told)}`
+      : `No agent reported how it repaired this; each retry started from the failure above and ended verified. Write the strategy the repairs had in common (read their plans' commits) before merging this gene.`;
+  const constraints = [
+    `Applies to work that hits ${what}; the signature it answers is \`${signature}\`.`,
+    validation.length > 0
+      ? `Run ${validation.map((c) => `\`${c}\``).join(', ')} to see it worked: these are the checks it repaired.`
+      : "No command check was repaired: its validation is the plan's own verification.",
+    'Seen only in the plans listed under When it applies: check that a new plan is the same situation before applying it.',
+  ].join('\n');
+  return {
+    content: strategy,
+    constraints,
+    when: `Repaired ${repairs.length} times, in:\n\n${list(places)}\n\nThe repair signals:\n\n${list(repairs.map((r) => `\`${r.file}\``))}`,
+    history: `- ${input.now.toISOString().slice(0, 10)}: solidified from ${repairs.length} repairs of \`${signature}\`; a candidate until its own applications promote it.`,
+  };
 }

@@ -56,66 +56,80 @@ export const NO_REFLECTOR = 'no reflector agent is configured (knowledge.reflect
 export async function distill(input: DistillInput): Promise<LessonChange[]> {
   const changes: LessonChange[] = [];
   const taken = new Set(input.taken);
-  for (const { pattern, why } of input.reflection.patterns) {
-    const draft = harnessDraft(pattern);
-    let text: LessonText = draft;
-    let category = categoryOf(pattern);
-    let writtenBy = 'harness';
-    let agentProblem: string | undefined;
-    if (input.reflector) {
-      const { agent, instructions, source } = input.reflector;
-      try {
-        const answer = parseReflectorAnswer(await agent.write(reflectorPrompt({ instructions, source, pattern, why, draft })), draft.title);
-        if ('problem' in answer) agentProblem = `the reflector agent (${agent.name}) answered out of form: ${answer.problem}`;
-        else {
-          text = answer;
-          if (answer.category) category = answer.category;
-          writtenBy = agent.name;
-        }
-      } catch (e) {
-        if (!(e instanceof ReflectorError)) throw e;
-        agentProblem = `the reflector agent (${agent.name}) failed: ${e.message}`;
-      }
-    }
-    const note = writtenBy === 'harness' ? draftNote(agentProblem ?? input.withoutAgent ?? NO_REFLECTOR) : agentNote(writtenBy);
-    const { name, path } = lessonPath(pattern, category, input.storePrefix, taken);
-    taken.add(path);
-    changes.push({
-      action: 'create',
-      path,
-      title: text.title,
-      statement: { lesson: text.lesson, when: text.when },
-      content: lessonDocument({ template: input.template, pattern, text, category, note, today: input.today }),
-      links: [],
-      evidence: pattern.signals.map((s) => s.file),
-      why,
-      writtenBy,
-      ...(agentProblem !== undefined ? { agentProblem } : {}),
-      name,
-      category,
-      pattern,
-    });
-  }
+  for (const { pattern, why } of input.reflection.patterns) changes.push(await newLesson(input, pattern, why, taken));
   for (const link of input.reflection.links) {
-    const content = linkedLesson(link.lesson, link.pattern.signals, input.today, linkUpdate(link, input.today));
-    if (content === undefined) continue;
-    const file = link.lesson.file;
-    changes.push({
-      action: 'link',
-      path: file,
-      title: link.lesson.title,
-      statement: { lesson: link.lesson.text.lesson, when: link.lesson.text.when },
-      content,
-      links: [file],
-      evidence: link.pattern.signals.map((s) => s.file),
-      why: link.why,
-      writtenBy: 'harness',
-      name: file.slice(file.lastIndexOf('/') + 1).replace(/\.lesson\.md$/, ''),
-      category: link.lesson.lesson.category,
-      pattern: link.pattern,
-    });
+    const change = linkChange(input, link);
+    if (change !== undefined) changes.push(change);
   }
   return changes;
+}
+
+/** A lesson's text and who wrote it; when an agent was asked and harness drafted it after all, why. */
+interface Written {
+  text: LessonText;
+  category: LessonCategory;
+  writtenBy: string;
+  agentProblem?: string;
+}
+
+/** A new pattern as a new lesson, at a path no lesson takes (then taken). */
+async function newLesson(input: DistillInput, pattern: Pattern, why: string, taken: Set<string>): Promise<LessonChange> {
+  const { text, category, writtenBy, agentProblem } = await written(input, pattern, why);
+  const note = writtenBy === 'harness' ? draftNote(agentProblem ?? input.withoutAgent ?? NO_REFLECTOR) : agentNote(writtenBy);
+  const { name, path } = lessonPath(pattern, category, input.storePrefix, taken);
+  taken.add(path);
+  return {
+    action: 'create',
+    path,
+    title: text.title,
+    statement: { lesson: text.lesson, when: text.when },
+    content: lessonDocument({ template: input.template, pattern, text, category, note, today: input.today }),
+    links: [],
+    evidence: pattern.signals.map((s) => s.file),
+    why,
+    writtenBy,
+    ...(agentProblem !== undefined ? { agentProblem } : {}),
+    name,
+    category,
+    pattern,
+  };
+}
+
+/** The lesson as the reflector writes it, when there is one and it answers in form; else as harness drafts it. */
+async function written(input: DistillInput, pattern: Pattern, why: string): Promise<Written> {
+  const draft = harnessDraft(pattern);
+  const byHarness: Written = { text: draft, category: categoryOf(pattern), writtenBy: 'harness' };
+  if (!input.reflector) return byHarness;
+  const { agent, instructions, source } = input.reflector;
+  try {
+    const answer = parseReflectorAnswer(await agent.write(reflectorPrompt({ instructions, source, pattern, why, draft })), draft.title);
+    if ('problem' in answer) return { ...byHarness, agentProblem: `the reflector agent (${agent.name}) answered out of form: ${answer.problem}` };
+    return { text: answer, category: answer.category ? answer.category : byHarness.category, writtenBy: agent.name };
+  } catch (e) {
+    if (!(e instanceof ReflectorError)) throw e;
+    return { ...byHarness, agentProblem: `the reflector agent (${agent.name}) failed: ${e.message}` };
+  }
+}
+
+/** A link as the linked lesson's new text; none when the text would not change. */
+function linkChange(input: DistillInput, link: PatternLink): LessonChange | undefined {
+  const content = linkedLesson(link.lesson, link.pattern.signals, input.today, linkUpdate(link, input.today));
+  if (content === undefined) return undefined;
+  const file = link.lesson.file;
+  return {
+    action: 'link',
+    path: file,
+    title: link.lesson.title,
+    statement: { lesson: link.lesson.text.lesson, when: link.lesson.text.when },
+    content,
+    links: [file],
+    evidence: link.pattern.signals.map((s) => s.file),
+    why: link.why,
+    writtenBy: 'harness',
+    name: file.slice(file.lastIndexOf('/') + 1).replace(/\.lesson\.md$/, ''),
+    category: link.lesson.lesson.category,
+    pattern: link.pattern,
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { appliesWhen, placeEvidence, placeKey } from './applies.js';
+import { appliesWhen, placeEvidence, placeKey, type PlaceEvidence } from './applies.js';
 import { cluster } from './cluster.js';
 import { fixChanged, fixEvidence, hasFix, sameFix, statedFix, type FixEvidence } from './same-fix.js';
 import { signalKey, type LessonRecord } from './lesson-record.js';
@@ -285,18 +285,28 @@ function plural(n: number, word: string, many = `${word}s`): string {
 
 /** The reflection over some signals and lessons; see the module's comment. */
 export function reflect(input: ReflectInput): Reflection {
-  const { settings } = input;
   const skipped: Skipped[] = (input.unreadable ?? []).map((u) => ({ signal: u.file, reason: `cannot be read: ${u.file}:${u.line}: ${u.problem}` }));
+  const docs = gatherDocs(input, skipped);
+  const reflecting = weighed(input, docs, skipped);
+  for (const group of groupDocs(docs, input.settings)) placeGroup(reflecting, group);
+  return strongestFirst(reflecting);
+}
 
-  // Gather: the signals no lesson cites yet. An accepted lesson's citation is the one named.
-  const proposals = input.proposals ?? [];
+/** The signals taken already, and why: evidence of a lesson or a proposal, or cited by a lesson that cannot be read. An accepted lesson's citation is the one named. */
+function takenSignals(input: ReflectInput): Map<string, string> {
   const takenBecause = new Map<string, string>();
   const take = (paths: readonly string[], reason: string) => {
     for (const path of paths) if (!takenBecause.has(signalKey(path))) takenBecause.set(signalKey(path), reason);
   };
   for (const lesson of input.lessons) take(lesson.evidence, `already evidence of lesson ${lesson.file}`);
-  for (const p of proposals) take(p.evidence, `already evidence of ${describeProposal(p)}`);
+  for (const p of input.proposals ?? []) take(p.evidence, `already evidence of ${describeProposal(p)}`);
   for (const b of input.unreadableLessons ?? []) take(b.evidence, `cited by ${b.file}, which cannot be read: fix ${b.file}:${b.line}: ${b.problem}`);
+  return takenBecause;
+}
+
+/** Gather: the signals no lesson cites yet, each once and oldest first, as docs; every other signal skipped with why. */
+function gatherDocs(input: ReflectInput, skipped: Skipped[]): Doc[] {
+  const takenBecause = takenSignals(input);
   for (const file of input.unread ?? []) {
     skipped.push({
       signal: file,
@@ -321,21 +331,56 @@ export function reflect(input: ReflectInput): Reflection {
     const t = signalTerms(record);
     docs.push({ record, terms: t.text, tags: t.tags, counts: termCounts(t.text, t.tags) });
   }
+  return docs;
+}
 
-  // The words' weights come from everything compared: the signals and the lessons.
+/** One reflection as it goes: the docs and what they are compared with (the lessons and proposals), and what it finds. */
+interface Reflecting {
+  input: ReflectInput;
+  docs: Doc[];
+  byKey: Map<string, SignalRecord>;
+  /** The accepted lessons' vectors, then the proposals'. */
+  knownIndex: VectorIndex;
+  lessonSignatures: Set<string>[];
+  /** What each accepted lesson recommends: a failure in other words that the same fix put right is the lesson's too, and a repair after its fix failed that records another makes it stale. */
+  lessonFixes: FixEvidence[];
+  evidence: PlaceEvidence;
+  patterns: NewPattern[];
+  links: PatternLink[];
+  skipped: Skipped[];
+}
+
+/** The docs and the lessons and proposals as vectors: the words' weights come from everything compared, the signals and the lessons. */
+function weighed(input: ReflectInput, docs: Doc[], skipped: Skipped[]): Reflecting {
   const vocabulary = new Vocabulary();
   for (const d of docs) d.ids = vocabulary.add(d.counts);
   const byKey = new Map(input.signals.map((r) => [signalKey(r.file), r]));
   const knownCounts = [
     ...input.lessons.map((lesson) => lessonCounts(lesson, citedRecords(lesson, byKey))),
-    ...proposals.map((p) => proposalCounts(p, citedRecords(p, byKey))),
+    ...(input.proposals ?? []).map((p) => proposalCounts(p, citedRecords(p, byKey))),
   ];
   const knownIds = knownCounts.map((c) => vocabulary.add(c));
   for (const d of docs) d.vector = vocabulary.vector(d.ids!);
   const knownVectors = knownIds.map((c) => vocabulary.vector(c));
-  const knownIndex = new VectorIndex(knownVectors);
+  return {
+    input,
+    docs,
+    byKey,
+    knownIndex: new VectorIndex(knownVectors),
+    lessonSignatures: input.lessons.map((l) => new Set(l.lesson.signatures ?? [])),
+    lessonFixes: input.lessons.map((l) => statedFix(l.text.recommendation)),
+    evidence: placeEvidence(input.signals),
+    patterns: [],
+    links: [],
+    skipped,
+  };
+}
 
-  // A signature is the strongest likeness there is: its signals are one group, never compared by words with others.
+/**
+ * The docs in groups: one per cause for those with a signature (the strongest likeness there
+ * is: never compared by words with others), the rest clustered by their words within a family.
+ */
+function groupDocs(docs: readonly Doc[], settings: ReflectSettings): Group[] {
   const bySignature = new Map<string, number[]>();
   const unsigned: number[] = [];
   docs.forEach((d, i) => {
@@ -343,7 +388,7 @@ export function reflect(input: ReflectInput): Reflection {
     if (signature === undefined) unsigned.push(i);
     else bySignature.set(signature, [...(bySignature.get(signature) ?? []), i]);
   });
-  const groups: Group[] = [
+  return [
     ...oneCause(bySignature, docs),
     ...cluster(
       unsigned.map((i) => docs[i]!.vector!),
@@ -351,79 +396,116 @@ export function reflect(input: ReflectInput): Reflection {
       settings.similarity,
     ).map((g) => ({ members: g.map((j) => unsigned[j]!), signatures: [] })),
   ];
-  const lessonSignatures = input.lessons.map((l) => new Set(l.lesson.signatures ?? []));
-  // What each accepted lesson recommends: a failure in other words that the same fix put right is the lesson's too, and a repair after its fix failed that records another makes it stale.
-  const lessonFixes = input.lessons.map((l) => statedFix(l.text.recommendation));
-  const evidence = placeEvidence(input.signals);
+}
 
-  const patterns: NewPattern[] = [];
-  const links: PatternLink[] = [];
-  for (const { members, signatures, wordings } of groups) {
-    // A group of one is its signal: its vector is the centre, and without a lesson it is a one-off.
-    const centroid = members.length === 1 ? undefined : centroidOf(members.map((i) => docs[i]!.vector!));
-    const vector = centroid ? centroid.vector() : docs[members[0]!]!.vector!;
-    const signature = signatures[0];
-    const fix = signature === undefined ? undefined : fixEvidence(members.map((i) => docs[i]!.record));
-    // A lesson about this very error takes it, or one whose fix is this error's fix too; one about another error never does, however alike the words.
-    let same = signature === undefined ? -1 : lessonSignatures.findIndex((s) => signatures.some((sig) => s.has(sig)));
-    let sameBecause: string | undefined;
-    if (same < 0 && fix !== undefined && hasFix(fix)) {
-      same = lessonFixes.findIndex((f, i) => lessonSignatures[i]!.size > 0 && (sameBecause = sameFix(f, fix)) !== undefined);
-    }
-    const match =
-      same >= 0
-        ? { index: same, similarity: 1 }
-        : knownIndex.best(
-            vector,
-            settings.similarity,
-            signature === undefined ? undefined : (i) => i >= input.lessons.length || lessonSignatures[i]!.size === 0,
-          );
-    if (match === undefined && members.length === 1) {
-      skipped.push({ signal: docs[members[0]!]!.record.file, reason: ONE_OFF });
-      continue;
-    }
-    const pattern = patternOf(
-      members.map((i) => docs[i]! as Required<PatternMember>),
-      centroid ?? centroidOf([vector]),
-      vector,
-    );
-    if (signature !== undefined) {
-      pattern.signature = signature;
-      pattern.signatures = signatures;
-      if (wordings !== undefined) pattern.wordings = wordings;
-    }
-    if (match !== undefined) {
-      const lesson = input.lessons[match.index];
-      if (lesson === undefined) {
-        const proposal = proposals[match.index - input.lessons.length]!;
-        for (const s of pattern.signals) {
-          skipped.push({
-            signal: s.file,
-            reason: `says what the ${describeProposal(proposal)} says (similarity ${match.similarity.toFixed(2)}); reflect again once it is merged`,
-          });
-        }
-        continue;
-      }
-      const met = [...new Set([...pattern.places, ...citedRecords(lesson, byKey, Infinity).map(placeOfRecord)])];
-      const learned = appliesWhen(evidence, met, [lesson.file], [...new Set([...(lesson.lesson.signatures ?? []), ...signatures])]);
-      pattern.conditions = learned.conditions;
-      pattern.uncovered = learned.uncovered;
-      pattern.known = learned.known;
-      const link: PatternLink = { lesson, pattern, similarity: match.similarity, why: linkWhy(pattern, lesson, match.similarity, sameBecause) };
-      const stale = supersedes(lesson, pattern, lessonFixes[match.index]);
-      if (stale) link.supersede = stale;
-      links.push(link);
-      continue;
-    }
-    const learned = appliesWhen(evidence, pattern.places, [], signatures);
-    pattern.conditions = learned.conditions;
-    pattern.uncovered = learned.uncovered;
-    pattern.known = learned.known;
-    const verdict = qualifies(pattern, settings);
-    if (verdict === true) patterns.push({ pattern, why: qualifiedWhy(pattern, settings) });
-    else for (const s of pattern.signals) skipped.push({ signal: s.file, reason: verdict });
+/** One group: a one-off, a pattern a known lesson or proposal says, or a new pattern (when it qualifies). */
+function placeGroup(r: Reflecting, group: Group): void {
+  const { members, signatures, wordings } = group;
+  const { docs } = r;
+  // A group of one is its signal: its vector is the centre, and without a lesson it is a one-off.
+  const centroid = members.length === 1 ? undefined : centroidOf(members.map((i) => docs[i]!.vector!));
+  const vector = centroid ? centroid.vector() : docs[members[0]!]!.vector!;
+  const known = knownMatch(r, group, vector);
+  if (known.match === undefined && members.length === 1) {
+    r.skipped.push({ signal: docs[members[0]!]!.record.file, reason: ONE_OFF });
+    return;
   }
+  const pattern = patternOf(
+    members.map((i) => docs[i]! as Required<PatternMember>),
+    centroid ?? centroidOf([vector]),
+    vector,
+  );
+  const signature = signatures[0];
+  if (signature !== undefined) {
+    pattern.signature = signature;
+    pattern.signatures = signatures;
+    if (wordings !== undefined) pattern.wordings = wordings;
+  }
+  if (known.match !== undefined) sayKnown(r, pattern, signatures, { match: known.match, sameBecause: known.sameBecause });
+  else sayNew(r, pattern, signatures);
+}
 
+/** A lesson or proposal by its place in `knownIndex`, and how alike. */
+type Match = { index: number; similarity: number };
+
+/** The lesson or proposal (by its place in `knownIndex`) that says a group already, and how alike; why it is the same fix, when that is why. */
+interface KnownMatch {
+  match: Match | undefined;
+  sameBecause: string | undefined;
+}
+
+/**
+ * A lesson about this very error takes the group, or one whose fix is this error's fix too;
+ * one about another error never does, however alike the words. Else the lesson or proposal
+ * most alike in words, when alike enough.
+ */
+function knownMatch(r: Reflecting, group: Group, vector: Vector): KnownMatch {
+  const { input, lessonSignatures } = r;
+  const { members, signatures } = group;
+  const signature = signatures[0];
+  const fix = signature === undefined ? undefined : fixEvidence(members.map((i) => r.docs[i]!.record));
+  let same = signature === undefined ? -1 : lessonSignatures.findIndex((s) => signatures.some((sig) => s.has(sig)));
+  let sameBecause: string | undefined;
+  if (same < 0 && fix !== undefined && hasFix(fix)) {
+    same = r.lessonFixes.findIndex((f, i) => lessonSignatures[i]!.size > 0 && (sameBecause = sameFix(f, fix)) !== undefined);
+  }
+  const match =
+    same >= 0
+      ? { index: same, similarity: 1 }
+      : r.knownIndex.best(
+          vector,
+          input.settings.similarity,
+          signature === undefined ? undefined : (i) => i >= input.lessons.length || lessonSignatures[i]!.size === 0,
+        );
+  return { match, sameBecause };
+}
+
+/** When the pattern applies, as learnt from the plans that met it and those that did not. */
+function learnConditions(pattern: Pattern, learned: ReturnType<typeof appliesWhen>): void {
+  pattern.conditions = learned.conditions;
+  pattern.uncovered = learned.uncovered;
+  pattern.known = learned.known;
+}
+
+/**
+ * A pattern a known one says: a proposal's keeps its signals until it is merged; an accepted
+ * lesson's becomes a link (more evidence for it), with when it applies learnt again and any
+ * sign that its fix went stale.
+ */
+function sayKnown(r: Reflecting, pattern: Pattern, signatures: readonly string[], known: KnownMatch & { match: Match }): void {
+  const { input } = r;
+  const { match, sameBecause } = known;
+  const lesson = input.lessons[match.index];
+  if (lesson === undefined) {
+    const proposal = (input.proposals ?? [])[match.index - input.lessons.length]!;
+    for (const s of pattern.signals) {
+      r.skipped.push({
+        signal: s.file,
+        reason: `says what the ${describeProposal(proposal)} says (similarity ${match.similarity.toFixed(2)}); reflect again once it is merged`,
+      });
+    }
+    return;
+  }
+  const met = [...new Set([...pattern.places, ...citedRecords(lesson, r.byKey, Infinity).map(placeOfRecord)])];
+  learnConditions(pattern, appliesWhen(r.evidence, met, [lesson.file], [...new Set([...(lesson.lesson.signatures ?? []), ...signatures])]));
+  const link: PatternLink = { lesson, pattern, similarity: match.similarity, why: linkWhy(pattern, lesson, match.similarity, sameBecause) };
+  const stale = supersedes(lesson, pattern, r.lessonFixes[match.index]);
+  if (stale) link.supersede = stale;
+  r.links.push(link);
+}
+
+/** A pattern no lesson says: new when it qualifies, else its signals skipped with why. */
+function sayNew(r: Reflecting, pattern: Pattern, signatures: readonly string[]): void {
+  const { settings } = r.input;
+  learnConditions(pattern, appliesWhen(r.evidence, pattern.places, [], signatures));
+  const verdict = qualifies(pattern, settings);
+  if (verdict === true) r.patterns.push({ pattern, why: qualifiedWhy(pattern, settings) });
+  else for (const s of pattern.signals) r.skipped.push({ signal: s.file, reason: verdict });
+}
+
+/** The reflection as told: new patterns strongest first, links by lesson (those to one lesson merged), skipped signals by path. */
+function strongestFirst(r: Reflecting): Reflection {
+  const { patterns, links, skipped } = r;
   patterns.sort(
     (a, b) => b.pattern.weight - a.pattern.weight || b.pattern.places.length - a.pattern.places.length || byTime(a.pattern.signals[0]!, b.pattern.signals[0]!),
   );

@@ -66,12 +66,32 @@ function stageOf(title: string): SpikeStage | undefined {
 
 /** Read and check the instructions: both stages there once each, every placeholder one harness fills where it is used. */
 export function parseSpikeInstructions(file: string, input: string): ParsedInstructions {
+  const { starts, parts, problems } = readSections(file, input);
+  problems.push(...missingStages(file, starts));
+  if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => a.line - b.line) };
+  for (const stage of SPIKE_STAGES) {
+    if (tidy(parts[stage]) === '')
+      return {
+        ok: false,
+        problems: [problem(file, starts.get(stage)!, 'field-value', `the section "## ${HEADING[stage]}" is empty; say what the agent does in this stage`)],
+      };
+  }
+  return { ok: true, instructions: { file, preamble: tidy(parts.preamble), stages: { design: tidy(parts.design), run: tidy(parts.run) } } };
+}
+
+/** The file cut at its stage headings (outside code fences): each part's lines, where each stage starts, and what is wrong on the way. */
+interface Sections {
+  starts: Map<SpikeStage, number>;
+  parts: Record<SpikeStage | 'preamble', string[]>;
+  problems: Problem[];
+}
+
+function readSections(file: string, input: string): Sections {
   const lines = withoutComments(input.replace(/\r\n?/g, '\n')).split('\n');
-  const problems: Problem[] = [];
-  const starts = new Map<SpikeStage, number>();
+  const read: Sections = { starts: new Map(), parts: { preamble: [], design: [], run: [] }, problems: [] };
+  const { starts, parts, problems } = read;
   let fence: string | undefined;
   let current: SpikeStage | 'preamble' = 'preamble';
-  const parts: Record<SpikeStage | 'preamble', string[]> = { preamble: [], design: [], run: [] };
   lines.forEach((text, index) => {
     const line = index + 1;
     const f = FENCE.exec(text);
@@ -90,44 +110,45 @@ export function parseSpikeInstructions(file: string, input: string): ParsedInstr
       current = stage;
       return;
     }
-    for (const m of text.matchAll(PLACEHOLDER)) {
-      const name = m[1]!;
-      if ((RUN_PLACEHOLDERS as readonly string[]).includes(name)) {
-        if (current !== 'run')
-          problems.push(problem(file, line, 'field-value', `{{${name}}} is known only when the experiment has been designed: use it under "## Run"`));
-      } else if (!(SPIKE_PLACEHOLDERS as readonly string[]).includes(name)) {
-        const known = [...SPIKE_PLACEHOLDERS, ...RUN_PLACEHOLDERS].map((p) => `{{${p}}}`).join(', ');
-        problems.push(problem(file, line, 'field-value', `{{${name}}} is not a placeholder harness fills; the known ones are ${known}`));
-      }
-    }
+    problems.push(...placeholderProblems(file, line, text, current));
     parts[current].push(text);
   });
-  for (const stage of SPIKE_STAGES) {
-    if (!starts.has(stage)) {
-      problems.push(
-        problem(
-          file,
-          1,
-          'field-missing',
-          `no "## ${HEADING[stage]}" section: it holds what the agent does in the ${stage} stage of a spike (see templates/agents/spike.md)`,
-        ),
-      );
+  return read;
+}
+
+/** A line's placeholders that harness does not fill, or not in the section they are in. */
+function placeholderProblems(file: string, line: number, text: string, section: SpikeStage | 'preamble'): Problem[] {
+  const problems: Problem[] = [];
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    const name = m[1]!;
+    if ((RUN_PLACEHOLDERS as readonly string[]).includes(name)) {
+      if (section !== 'run')
+        problems.push(problem(file, line, 'field-value', `{{${name}}} is known only when the experiment has been designed: use it under "## Run"`));
+    } else if (!(SPIKE_PLACEHOLDERS as readonly string[]).includes(name)) {
+      const known = [...SPIKE_PLACEHOLDERS, ...RUN_PLACEHOLDERS].map((p) => `{{${p}}}`).join(', ');
+      problems.push(problem(file, line, 'field-value', `{{${name}}} is not a placeholder harness fills; the known ones are ${known}`));
     }
   }
-  if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => a.line - b.line) };
-  const tidy = (part: string[]) =>
-    part
-      .join('\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trim();
-  for (const stage of SPIKE_STAGES) {
-    if (tidy(parts[stage]) === '')
-      return {
-        ok: false,
-        problems: [problem(file, starts.get(stage)!, 'field-value', `the section "## ${HEADING[stage]}" is empty; say what the agent does in this stage`)],
-      };
-  }
-  return { ok: true, instructions: { file, preamble: tidy(parts.preamble), stages: { design: tidy(parts.design), run: tidy(parts.run) } } };
+  return problems;
+}
+
+function missingStages(file: string, starts: ReadonlyMap<SpikeStage, number>): Problem[] {
+  return SPIKE_STAGES.filter((stage) => !starts.has(stage)).map((stage) =>
+    problem(
+      file,
+      1,
+      'field-missing',
+      `no "## ${HEADING[stage]}" section: it holds what the agent does in the ${stage} stage of a spike (see templates/agents/spike.md)`,
+    ),
+  );
+}
+
+/** A part's lines as one text: no run of blank lines, nothing around it. */
+function tidy(part: string[]): string {
+  return part
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /**

@@ -175,19 +175,60 @@ function sectionChars(lines: readonly string[]): number {
  */
 export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options: SurfaceOptions = DEFAULT_SURFACE): SurfacedEntry[] {
   if (options.maxEntries <= 0 || options.budgetTokens <= 0 || index.entries.length === 0) return [];
-  const counts = wordCounts(subject.text);
-  const n = index.entries.length;
-  // Accumulators by entry number: a common word reaches most of a large store, and a typed
-  // array takes that in stride where an object per entry would not.
-  const similarity = new Float64Array(n);
-  const trigger = new Float64Array(n);
-  const reached = new Uint8Array(n);
-  const touched: number[] = [];
+  const s = startSurfacing(index, subject);
+  weighText(s);
+  weighTriggers(s);
+  matchEntries(s);
+  return fitInBrief(s, ranked(s), options);
+}
 
-  // Text similarity: the plan's tf-idf vector (by the store's rarity) against each entry's.
+/**
+ * One plan against the store as it goes. Accumulators by entry number: a common word reaches
+ * most of a large store, and a typed array takes that in stride where an object per entry would not.
+ */
+interface Surfacing {
+  index: KnowledgeIndex;
+  subject: SurfaceSubject;
+  /** The plan's words, counted. */
+  counts: Map<string, number>;
+  similarity: Float64Array;
+  trigger: Float64Array;
+  reached: Uint8Array;
+  /** The entries reached, in the order they were. */
+  touched: number[];
+  matches: Map<number, Match>;
+  /** The plan's own forms of its words, read once when first asked for. */
+  forms?: Map<string, string>;
+}
+
+function startSurfacing(index: KnowledgeIndex, subject: SurfaceSubject): Surfacing {
+  const n = index.entries.length;
+  return {
+    index,
+    subject,
+    counts: wordCounts(subject.text),
+    similarity: new Float64Array(n),
+    trigger: new Float64Array(n),
+    reached: new Uint8Array(n),
+    touched: [],
+    matches: new Map(),
+  };
+}
+
+/** An entry reached by the plan, once. */
+function touch(s: Surfacing, i: number): void {
+  if (s.reached[i] === 0) {
+    s.reached[i] = 1;
+    s.touched.push(i);
+  }
+}
+
+/** Text similarity: the plan's tf-idf vector (by the store's rarity) against each entry's. */
+function weighText(s: Surfacing): void {
+  const { index } = s;
   let norm = 0;
   const planWeights: [Postings, number][] = [];
-  for (const [w, c] of counts) {
+  for (const [w, c] of s.counts) {
     const idf = index.idf.get(w);
     if (idf === undefined) continue;
     const weight = (1 + Math.log(c)) * idf;
@@ -200,29 +241,29 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
     const { entries, weights } = postings;
     for (let k = 0; k < entries.length; k++) {
       const i = entries[k]!;
-      similarity[i] += share * weights[k]!;
-      if (reached[i] === 0) {
-        reached[i] = 1;
-        touched.push(i);
-      }
+      s.similarity[i] += share * weights[k]!;
+      touch(s, i);
     }
   }
+}
 
-  for (const w of counts.keys()) {
-    const postings = index.triggers.get(w);
+/** The entries' trigger words the plan has, by their weight. */
+function weighTriggers(s: Surfacing): void {
+  for (const w of s.counts.keys()) {
+    const postings = s.index.triggers.get(w);
     if (!postings) continue;
     const { entries, weights } = postings;
     for (let k = 0; k < entries.length; k++) {
       const i = entries[k]!;
-      trigger[i] += weights[k]!;
-      if (reached[i] === 0) {
-        reached[i] = 1;
-        touched.push(i);
-      }
+      s.trigger[i] += weights[k]!;
+      touch(s, i);
     }
   }
+}
 
-  const matches = new Map<number, Match>();
+/** What else of an entry's the plan meets: its tags, the files it names, the error it is about, a condition of its. */
+function matchEntries(s: Surfacing): void {
+  const { index, subject, counts, matches } = s;
   for (const w of counts.keys()) {
     const postings = index.tags.get(w);
     if (!postings) continue;
@@ -236,7 +277,7 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
   if (subject.signatures && subject.signatures.length > 0) {
     const met = new Set(subject.signatures);
     index.entries.forEach((entry, i) => {
-      const signature = entry.signatures?.find((s) => met.has(s));
+      const signature = entry.signatures?.find((sig) => met.has(sig));
       if (signature !== undefined) matchOf(matches, i).signature = signature;
     });
   }
@@ -246,43 +287,44 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
     const best = bestMet(index.entries[i]!.conditions!, features);
     if (best) matchOf(matches, i).condition = best;
   }
-  for (const i of matches.keys()) {
-    if (reached[i] === 0) {
-      reached[i] = 1;
-      touched.push(i);
-    }
-  }
+  for (const i of matches.keys()) touch(s, i);
+}
 
+/** The entries that apply, best first (by path when alike). */
+function ranked(s: Surfacing): Scored[] {
+  const { index } = s;
   const scored: Scored[] = [];
-  for (const i of touched) {
-    const entry = index.entries[i]!;
-    const match = matches.get(i);
-    const tagShare = match === undefined || entry.tags.length === 0 ? 0 : match.tags.length / entry.tags.length;
-    const files = match === undefined || match.files.length === 0 ? 0 : Math.min(MAX_FILE_SCORE, FILE_WEIGHT + MORE_FILES_WEIGHT * (match.files.length - 1));
-    const signature = match?.signature !== undefined ? SIGNATURE_WEIGHT : 0;
-    const condition = match?.condition !== undefined ? CONDITION_WEIGHT * match.condition.chance : 0;
-    // The error met, or a condition met; knowledge that says when it applies and whose conditions the plan does not meet does not apply before the first attempt.
-    // Without conditions, the entry's own words must meet the plan's: half its tags, or a close text with many of its trigger words. A file alone never does.
-    const applies =
-      signature > 0 ||
-      condition > 0 ||
-      (entry.conditions === undefined && (tagShare >= TAG_GATE || (similarity[i]! >= TEXT_GATE && trigger[i]! >= TRIGGER_GATE)));
-    if (!applies) continue;
-    const score =
-      entry.weight * (signature + condition + TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i]! + TEXT_WEIGHT * similarity[i]!);
-    if (score >= MIN_SCORE) scored.push({ index: i, score });
+  for (const i of s.touched) {
+    const score = scoreOf(s, i);
+    if (score !== undefined && score >= MIN_SCORE) scored.push({ index: i, score });
   }
   scored.sort((a, b) => b.score - a.score || (index.entries[a.index]!.path < index.entries[b.index]!.path ? -1 : 1));
-  const floor = (scored[0]?.score ?? 0) * RELATIVE_FLOOR;
+  return scored;
+}
 
+/** An entry's score for the plan, or undefined when it does not apply. */
+function scoreOf(s: Surfacing, i: number): number | undefined {
+  const { similarity, trigger } = s;
+  const entry = s.index.entries[i]!;
+  const match = s.matches.get(i);
+  const tagShare = match === undefined || entry.tags.length === 0 ? 0 : match.tags.length / entry.tags.length;
+  const files = match === undefined || match.files.length === 0 ? 0 : Math.min(MAX_FILE_SCORE, FILE_WEIGHT + MORE_FILES_WEIGHT * (match.files.length - 1));
+  const signature = match?.signature !== undefined ? SIGNATURE_WEIGHT : 0;
+  const condition = match?.condition !== undefined ? CONDITION_WEIGHT * match.condition.chance : 0;
+  // The error met, or a condition met; knowledge that says when it applies and whose conditions the plan does not meet does not apply before the first attempt.
+  // Without conditions, the entry's own words must meet the plan's: half its tags, or a close text with many of its trigger words. A file alone never does.
+  const applies =
+    signature > 0 ||
+    condition > 0 ||
+    (entry.conditions === undefined && (tagShare >= TAG_GATE || (similarity[i]! >= TEXT_GATE && trigger[i]! >= TRIGGER_GATE)));
+  if (!applies) return undefined;
+  return entry.weight * (signature + condition + TAG_WEIGHT * tagShare * tagShare + files + TRIGGER_WEIGHT * trigger[i]! + TEXT_WEIGHT * similarity[i]!);
+}
+
+/** The entries taken into the brief, best first, within the budget and the genes' balance, each item once. */
+function fitInBrief(s: Surfacing, scored: readonly Scored[], options: SurfaceOptions): SurfacedEntry[] {
+  const floor = (scored[0]?.score ?? 0) * RELATIVE_FLOOR;
   const budget = options.budgetTokens * CHARS_PER_TOKEN;
-  let forms: Map<string, string> | undefined;
-  // The plan's own words for the entry's trigger words it has, the rarest first: they are the ones that tell.
-  const triggerWords = (entry: IndexedEntry) =>
-    entry.triggers
-      .filter((t) => counts.has(t.word))
-      .sort((a, b) => b.share - a.share || (a.word < b.word ? -1 : 1))
-      .map(({ word }) => (forms ??= wordForms(subject.text)).get(word) ?? word);
   const lines: string[] = [];
   const out: SurfacedEntry[] = [];
   const balance = geneBalance(options, budget);
@@ -291,23 +333,14 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
   const saidFixes = new Set<string>();
   for (const c of scored) {
     if (out.length >= options.maxEntries || c.score < floor) break;
-    const entry = index.entries[c.index]!;
+    const entry = s.index.entries[c.index]!;
     if (!balance.admits(entry)) continue;
     const fixKey = entry.text
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, ' ')
       .trim();
     if ((entry.signatures ?? []).some((sig) => saidErrors.has(sig)) || (fixKey !== '' && saidFixes.has(fixKey))) continue;
-    const chosen: SurfacedEntry = {
-      path: entry.path,
-      kind: entry.kind,
-      title: entry.title,
-      text: entry.text,
-      score: Math.round(c.score * 1000) / 1000,
-      why: why(entry, matches.get(c.index), triggerWords(entry), similarity[c.index]!),
-      ...(entry.origin ? { origin: entry.origin } : {}),
-      ...(entry.signatures && entry.signatures.length > 0 ? { signatures: [...entry.signatures] } : {}),
-    };
+    const chosen = surfacedEntry(s, entry, c);
     balance.cap(entry, chosen);
     // Whole or not at all: a fix cut short ("start it with `docker …") is worse than none; a shorter entry further down may fit.
     const line = knowledgeLine(chosen);
@@ -319,4 +352,26 @@ export function surface(index: KnowledgeIndex, subject: SurfaceSubject, options:
     if (fixKey !== '') saidFixes.add(fixKey);
   }
   return out;
+}
+
+/** An entry as the brief carries it, with why it applies. */
+function surfacedEntry(s: Surfacing, entry: IndexedEntry, c: Scored): SurfacedEntry {
+  return {
+    path: entry.path,
+    kind: entry.kind,
+    title: entry.title,
+    text: entry.text,
+    score: Math.round(c.score * 1000) / 1000,
+    why: why(entry, s.matches.get(c.index), triggerWords(s, entry), s.similarity[c.index]!),
+    ...(entry.origin ? { origin: entry.origin } : {}),
+    ...(entry.signatures && entry.signatures.length > 0 ? { signatures: [...entry.signatures] } : {}),
+  };
+}
+
+/** The plan's own words for the entry's trigger words it has, the rarest first: they are the ones that tell. */
+function triggerWords(s: Surfacing, entry: IndexedEntry): string[] {
+  return entry.triggers
+    .filter((t) => s.counts.has(t.word))
+    .sort((a, b) => b.share - a.share || (a.word < b.word ? -1 : 1))
+    .map(({ word }) => (s.forms ??= wordForms(s.subject.text)).get(word) ?? word);
 }

@@ -22,7 +22,11 @@ export default tseslint.config(
     // Who may import whom (eslint/layers.js; docs/architecture.md draws it).
     files: ['app/**/*.ts', 'actions/*/src/**/*.ts'],
     plugins: { harness: layersPlugin },
-    rules: { 'harness/imports': 'error' },
+    rules: {
+      'harness/imports': 'error',
+      // An orchestrator reads as the story of what it does: named steps of at most 60 lines.
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
   },
   {
     // The engine is pure: no environment, no clock and no timers of its own; it takes ports.

@@ -66,7 +66,7 @@ import {
 import { getRepository, type RepositoryInfo } from './repository.js';
 import { reactToComment, removeCommentReaction, type Reaction, type ReactionContent } from './reactions.js';
 import { branchesWithPrefix, branchSha, createBranch, deleteBranch, updateBranch } from './refs.js';
-import { gatewayRequest, type GitHubRequest, type Repo } from './request.js';
+import { gatewayRequest, type GatewayRequest, type GitHubRequest, type Repo } from './request.js';
 import { createTree, getTree, type NewFile, type Tree } from './trees.js';
 import { cancelRun, dispatchWorker, unfinishedWorkerRuns, type DispatchedRun, type WorkerInputs, type WorkerRun } from './workflows.js';
 
@@ -240,14 +240,37 @@ function seeAnswer(ids: NodeIds, route: string, data: unknown): void {
   }
 }
 
+/** What every part of the gateway is built over: the request, the node ids seen, who the token is. */
+interface Parts {
+  r: GatewayRequest;
+  repo: Repo;
+  ids: NodeIds;
+  options: GatewayOptions;
+  selfLogin: () => Promise<string>;
+  planIssueAuthor: () => Promise<string>;
+}
+
 export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, options: GatewayOptions = {}): Gateway {
   const ids = new NodeIds(options.labelIds);
   const r = gatewayRequest(request, token, (route, data) => seeAnswer(ids, route, data));
   let self: Promise<string> | undefined;
   const selfLogin = () => (self ??= options.selfLogin ? options.selfLogin(() => viewerLogin(r)) : viewerLogin(r));
   const planIssueAuthor = async () => options.planIssueAuthor ?? (await selfLogin());
+  const parts: Parts = { r, repo, ids, options, selfLogin, planIssueAuthor };
   return {
     repo,
+    ...issueParts(parts),
+    ...conversationParts(parts),
+    ...pullRequestParts(parts),
+    ...runParts(parts),
+    ...gitParts(parts),
+    selfLogin,
+  };
+}
+
+/** Plan, phase and tracking issues: read, made once, labelled, linked. */
+function issueParts({ r, repo, ids, selfLogin, planIssueAuthor }: Parts) {
+  return {
     planIssues: async (spec, phase) => listSpecIssues(r, repo, await planIssueAuthor(), spec, phase),
     planIssuesSince: async (spec, before, since) => listSpecIssuesSince(r, repo, await planIssueAuthor(), spec, before, since),
     unlabelledPlanIssues: async (spec, before) => withUnlabelledPlanIssues(r, repo, await planIssueAuthor(), spec, before),
@@ -289,7 +312,12 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     removeSubIssue: (parent, id) => removeSubIssue(r, repo, parent, id),
     subIssueIds: (parent) => listSubIssueIds(r, repo, parent),
     blockedByIds: (issue) => listBlockedByIds(r, repo, issue),
+  } satisfies Partial<Gateway>;
+}
 
+/** Comments, reactions and who may do what. */
+function conversationParts({ r, repo, selfLogin }: Parts) {
+  return {
     comment: (issue, body) =>
       createOnce(
         () => createComment(r, repo, issue, body),
@@ -305,7 +333,12 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     react: (id, content) => reactToComment(r, repo, id, content),
     unreact: (id, reaction) => removeCommentReaction(r, repo, id, reaction),
     role: (username) => repositoryRole(r, repo, username),
+  } satisfies Partial<Gateway>;
+}
 
+/** Pull requests, the knowledge ones among them, and the repository. */
+function pullRequestParts({ r, repo }: Parts) {
+  return {
     pullRequest: (number) => getPullRequest(r, repo, number),
     pullRequestFiles: (number) => pullRequestFiles(r, repo, number),
     reviewComments: (number) => reviewComments(r, repo, number),
@@ -319,16 +352,25 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     appendKnowledge: (append) => appendKnowledge(r, repo, append),
     openKnowledgePulls: (kind) => openKnowledgePulls(r, repo, kind),
     repository: () => getRepository(r, repo),
+  } satisfies Partial<Gateway>;
+}
 
+/** Workflow runs (the workers) and check runs. */
+function runParts({ r, repo }: Parts) {
+  return {
     dispatchWorker: (ref, inputs) => dispatchWorker(r, repo, ref, inputs),
     unfinishedWorkerRuns: () => unfinishedWorkerRuns(r, repo),
     cancelRun: (id) => cancelRun(r, repo, id),
-
     checkRuns: (ref, name) => listCheckRuns(r, repo, ref, name),
     branchCheckRuns: (branch, name) => listBranchCheckRuns(r, repo, branch, name),
     createCheckRun: (run) => createCheckRun(r, repo, run),
     updateCheckRun: (id, update) => updateCheckRun(r, repo, id, update),
+  } satisfies Partial<Gateway>;
+}
 
+/** Git's objects, branches and the claim refs. */
+function gitParts({ r, repo, options }: Parts) {
+  return {
     directory: (path, ref) => listDirectory(r, repo, path, ref),
     fileText: (path, ref) => fileText(r, repo, path, ref),
     tree: (sha, recursive) => getTree(r, repo, sha, recursive),
@@ -339,7 +381,6 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     commitTree: (sha) => commitTree(r, repo, sha),
     createTree: (base, files) => createTree(r, repo, base, files),
     createCommit: (commit) => createCommit(r, repo, commit),
-
     branchSha: (branch) => branchSha(r, repo, branch),
     createBranch: (branch, sha) => createBranch(r, repo, branch, sha),
     updateBranch: (branch, sha) => updateBranch(r, repo, branch, sha),
@@ -351,7 +392,5 @@ export function gateway(request: GitHubRequest, repo: Repo, token: TokenKind, op
     takeClaim: (ref, sha, note, now) => takeClaim(r, repo, ref, sha, note, now),
     takeOver: (takeover, sha) => takeOver(r, repo, takeover, sha),
     claimRefsWithPrefix: (prefix) => claimRefsWithPrefix(r, repo, prefix),
-
-    selfLogin,
-  };
+  } satisfies Partial<Gateway>;
 }

@@ -13,11 +13,14 @@ beforeEach(() => void restartApp({ clock: skippingClock() }));
 
 // A REST request GitHub's OpenAPI description does not allow, or a status it does not document
 // (helpers/github-openapi.ts: the fake GitHub and the tests' Octokit check each one), fails the
-// test that made it, as a GraphQL request GitHub's schema rejects does.
-afterEach(() => {
+// test that made it, as a GraphQL request GitHub's schema rejects does; one made by a file's own
+// beforeAll or afterAll fails the file.
+function failOnOpenApiViolations(): void {
   const violations = takeOpenApiViolations();
-  if (violations.length > 0) throw new Error(`GitHub's REST API, as its OpenAPI description has it, was not followed:\n${[...new Set(violations)].join('\n')}`);
-});
+  if (violations.length > 0) throw new Error(`GitHub's REST API, as its OpenAPI description has it, was not followed:\n${violations.join('\n')}`);
+}
+afterEach(failOnOpenApiViolations);
+afterAll(failOnOpenApiViolations);
 
 // Files share their worker's modules (isolate: false): a file's nock interceptors and its
 // disableNetConnect() must not outlive it, or the next file's 127.0.0.1 servers are refused.

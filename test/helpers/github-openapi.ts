@@ -194,21 +194,23 @@ function operationFor(method: string, pathname: string): { op?: Operation; param
  * accepts anything below it), `nullable` as a null type, and every object schema that names its
  * properties closed to others (`additionalProperties: false`), unless it says otherwise or is
  * one part of an allOf: GitHub ignores a field it does not know, so a misspelt or invented one
- * would otherwise pass unnoticed.
+ * would otherwise pass unnoticed. `text`: the schema of a path or query parameter, read from text.
  */
-function jsonSchema(schema: Schema, components: Description['doc']['components'], inAllOf = false, seen: string[] = []): Schema {
+function jsonSchema(schema: Schema, components: Description['doc']['components'], text = false, inAllOf = false, seen: string[] = []): Schema {
   const ref = schema.$ref as string | undefined;
   if (ref) {
     if (seen.includes(ref)) return {};
     const [, , kind, name] = ref.split('/');
-    return jsonSchema(components[kind!]![name!] as Schema, components, inAllOf, [...seen, ref]);
+    return jsonSchema(components[kind!]![name!] as Schema, components, text, inAllOf, [...seen, ref]);
   }
   const out: Schema = {};
-  const sub = (s: unknown, allOf = false) => jsonSchema(s as Schema, components, allOf, seen);
+  const sub = (s: unknown, allOf = false) => jsonSchema(s as Schema, components, text, allOf, seen);
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'properties') out.properties = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([k, v]) => [k, sub(v)]));
     else if (key === 'items' || key === 'not') out[key] = sub(value);
     else if (key === 'additionalProperties') out[key] = typeof value === 'object' ? sub(value) : value;
+    // A parameter's text can read as more than one branch (`7` as an integer and as a string): any one will do.
+    else if (key === 'oneOf' && text) out.anyOf = (value as Schema[]).map((s) => sub(s));
     else if (key === 'oneOf' || key === 'anyOf' || key === 'allOf') out[key] = (value as Schema[]).map((s) => sub(s, key === 'allOf'));
     else if (key === 'format') {
       // Only date-time is checked (the times harness sends); other formats are documentation here.
@@ -254,7 +256,7 @@ function compiled(op: Operation): NonNullable<Operation['compiled']> {
     const params = op.parameters.filter((p) => p.in === where);
     return ajv!.coercing.compile({
       type: 'object',
-      properties: Object.fromEntries(params.map((p) => [p.name, p.schema ? jsonSchema(p.schema, components) : {}])),
+      properties: Object.fromEntries(params.map((p) => [p.name, p.schema ? jsonSchema(p.schema, components, true) : {}])),
       required: params.filter((p) => p.required).map((p) => p.name),
       additionalProperties: false,
     });
@@ -289,7 +291,8 @@ function explain(errors: ErrorObject[], base: string, what: string, parameters =
       const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
       return `${at} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')} (${schemaPath})`;
     }
-    if (e.keyword === 'required') return `${at} lacks \`${(e.params as { missingProperty: string }).missingProperty}\`, which is required (${schemaPath})`;
+    if (e.keyword === 'required')
+      return `${at} lacks \`${(e.params as { missingProperty: string }).missingProperty}\`, which is required (${schemaPath}): send it`;
     return `${at} ${e.message ?? e.keyword} (${schemaPath})`;
   });
 }

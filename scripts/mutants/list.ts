@@ -99,4 +99,25 @@ export const MUTANTS: Mutant[] = [
     to: '  readonly statusComments = new LRUCache<string, { id: number; body: string; at: number }>({ max: REMEMBERED_MAX + 1 });',
     tests: ['test/github/app-memory.test.ts'],
   },
+  {
+    claim: "a request body field GitHub's OpenAPI description does not name fails the test that sent it (REST fake check)",
+    file: 'test/helpers/github-openapi.ts',
+    from: '  if (out.properties && out.additionalProperties === undefined && !inAllOf) out.additionalProperties = false;',
+    to: '  void inAllOf;',
+    tests: ['test/helpers/github-openapi.test.ts'],
+  },
+  {
+    claim: 'the App sends only fields GitHub documents: a misspelt one fails the existing tests, though GitHub would ignore it (REST fake check)',
+    file: 'app/gateway/labels.ts',
+    from: '      ...(label.description ? { description: label.description } : {}),',
+    to: '      ...(label.description ? { descripton: label.description } : {}),',
+    tests: ['test/gateway/one-issue-per-plan.test.ts', 'test/gateway/status-writes.test.ts'],
+  },
+  {
+    claim: 'the fake GitHub answers only statuses GitHub documents, checked as the existing tests use it (REST fake check)',
+    file: 'test/helpers/github-repo.ts',
+    from: '      return [201, this.commentJson(comment)];',
+    to: '      return [200, this.commentJson(comment)];',
+    tests: ['test/gateway/create-once.test.ts', 'test/gateway/one-issue-per-plan.test.ts'],
+  },
 ];

@@ -13,6 +13,8 @@ import { testOctokit } from './octokit.js';
  */
 
 const R = '/repos/octo-org/widgets';
+/** The description's version, as the installed package carries it. */
+const VERSION = (JSON.parse(readFileSync(new URL('../../node_modules/@octokit/openapi/package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 describe('a request GitHub documents', () => {
   it('passes: method, path, query, body and status as the description has them', () => {
@@ -56,19 +58,19 @@ describe('a request GitHub documents', () => {
 describe('a request GitHub does not document', () => {
   it('an undocumented path fails', () => {
     expect(openApiProblems({ method: 'GET', url: `${R}/issues/7/plans`, status: 200 })).toEqual([
-      `GET ${R}/issues/7/plans: no operation in GitHub's OpenAPI description (api.github.com 23.0.2) has this path: use a documented endpoint (docs.github.com/rest)`,
+      `GET ${R}/issues/7/plans: no operation in GitHub's OpenAPI description (api.github.com ${VERSION}) has this path: use a documented endpoint (docs.github.com/rest)`,
     ]);
   });
 
   it('an undocumented method fails, naming the ones the path has', () => {
     const [problem] = openApiProblems({ method: 'PUT', url: `${R}/issues/comments/5`, body: { body: 'x' }, status: 200 });
-    expect(problem).toContain(`PUT ${R}/issues/comments/5: GitHub's OpenAPI description (api.github.com 23.0.2) has no PUT for this path, only`);
+    expect(problem).toContain(`PUT ${R}/issues/comments/5: GitHub's OpenAPI description (api.github.com ${VERSION}) has no PUT for this path, only`);
     expect(problem).toContain('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}');
   });
 
   it('an extra body field fails, with the schema path and the fix', () => {
     expect(openApiProblems({ method: 'PATCH', url: `${R}/issues/7`, body: { body: 'x', status: 'running' }, status: 200 })).toEqual([
-      `PATCH ${R}/issues/7: the body has \`status\`, which the schema does not name (#/paths/~1repos~1{owner}~1{repo}~1issues~1{issue_number}/patch/requestBody/content/application~1json/schema/additionalProperties): leave it out, or name the field the description has. See GitHub's OpenAPI description (api.github.com 23.0.2) of issues/update, PATCH /repos/{owner}/{repo}/issues/{issue_number} (https://docs.github.com/rest/issues/issues#update-an-issue).`,
+      `PATCH ${R}/issues/7: the body has \`status\`, which the schema does not name (#/paths/~1repos~1{owner}~1{repo}~1issues~1{issue_number}/patch/requestBody/content/application~1json/schema/additionalProperties): leave it out, or name the field the description has. See GitHub's OpenAPI description (api.github.com ${VERSION}) of issues/update, PATCH /repos/{owner}/{repo}/issues/{issue_number} (https://docs.github.com/rest/issues/issues#update-an-issue).`,
     ]);
     // Nested too: a check run's output.
     const [nested] = openApiProblems({
@@ -110,7 +112,7 @@ describe('a request GitHub does not document', () => {
 
   it('an undocumented status fails, naming the documented ones', () => {
     expect(openApiProblems({ method: 'PATCH', url: `${R}/issues/7`, body: { body: 'x' }, status: 201 })).toEqual([
-      `PATCH ${R}/issues/7: answered 201, which the operation does not document (#/paths/~1repos~1{owner}~1{repo}~1issues~1{issue_number}/patch/responses): answer one of 200, 301, 403, 404, 410, 422, 503, or one GitHub gives any endpoint (401, 403, 404, 429, 500, 502, 503, 504, and 304 to a conditional GET). See GitHub's OpenAPI description (api.github.com 23.0.2) of issues/update, PATCH /repos/{owner}/{repo}/issues/{issue_number} (https://docs.github.com/rest/issues/issues#update-an-issue).`,
+      `PATCH ${R}/issues/7: answered 201, which the operation does not document (#/paths/~1repos~1{owner}~1{repo}~1issues~1{issue_number}/patch/responses): answer one of 200, 301, 403, 404, 410, 422, 503, or one GitHub gives any endpoint (401, 403, 404, 429, 500, 502, 503, 504, and 304 to a conditional GET). See GitHub's OpenAPI description (api.github.com ${VERSION}) of issues/update, PATCH /repos/{owner}/{repo}/issues/{issue_number} (https://docs.github.com/rest/issues/issues#update-an-issue).`,
     ]);
   });
 });

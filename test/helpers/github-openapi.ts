@@ -88,6 +88,10 @@ interface Description {
   version: string;
   doc: { components: Record<string, Record<string, unknown>> };
   operations: Operation[];
+  /** The operations by the first and fourth segments of their templates (`repos`, `issues`), `{}` for a parameter there. */
+  byPrefix: Map<string, Operation[]>;
+  /** Those whose segments do not stay in place: a parameter first, or a multi-segment one before the fourth. */
+  unplaced: Operation[];
 }
 
 let description: Description | undefined;
@@ -143,7 +147,14 @@ function githubDescription(): Description {
       });
     }
   }
-  description = { version: doc.info.version, doc, operations };
+  const byPrefix = new Map<string, Operation[]>();
+  const unplaced: Operation[] = [];
+  for (const op of operations) {
+    const shape = op.segments.map((seg) => ('literal' in seg ? seg.literal : seg.multi ? '{+}' : '{}'));
+    if (shape[0] === '{}' || shape[0] === '{+}' || shape.slice(0, 3).includes('{+}')) unplaced.push(op);
+    else byPrefix.set(prefixKey(shape), [...(byPrefix.get(prefixKey(shape)) ?? []), op]);
+  }
+  description = { version: doc.info.version, doc, operations, byPrefix, unplaced };
   return description;
 }
 
@@ -178,15 +189,39 @@ function fit(op: Operation, segments: string[]): { params: Record<string, string
 }
 
 /** The operation a request is for: of the templates its path fits, the one with the most literal segments (`/issues/comments/{id}` before `/issues/{n}`). */
+function prefixKey(segments: readonly string[]): string {
+  return `${segments[0] ?? ''} ${segments[3] ?? ''}`;
+}
+
+/** The operations a request's path may fit: those whose first and fourth segments are its own or a parameter, and the unplaced ones. */
+function candidates(segments: readonly string[]): Operation[] {
+  const { byPrefix, unplaced } = githubDescription();
+  const first = segments[0] ?? '';
+  return [
+    ...(byPrefix.get(prefixKey(segments)) ?? []),
+    ...(segments[3] === undefined ? [] : [...(byPrefix.get(`${first} {}`) ?? []), ...(byPrefix.get(`${first} {+}`) ?? [])]),
+    ...unplaced,
+  ];
+}
+
+/** Each path's operations, as found (a test repeats the same paths many times). */
+const found = new Map<string, ReturnType<typeof operationFor>>();
+
 function operationFor(method: string, pathname: string): { op?: Operation; params: Record<string, string>; others: Operation[] } {
+  const key = `${method} ${pathname}`;
+  const known = found.get(key);
+  if (known) return known;
+  if (found.size >= 10_000) found.clear();
   const segments = pathname.split('/').slice(1);
-  const fits = githubDescription()
-    .operations.map((op) => ({ op, fit: fit(op, segments) }))
+  const fits = candidates(segments)
+    .map((op) => ({ op, fit: fit(op, segments) }))
     .filter((x): x is { op: Operation; fit: NonNullable<ReturnType<typeof fit>> } => x.fit !== undefined)
     .sort((a, b) => b.fit.literals - a.fit.literals || a.fit.spans - b.fit.spans);
   const best = fits.find((x) => x.op.method === method);
   // Without the method: the operations of the template the path fits best, to name the methods it has.
-  return { op: best?.op, params: best?.fit.params ?? {}, others: fits.filter((x) => x.op.template === fits[0]?.op.template).map((x) => x.op) };
+  const result = { op: best?.op, params: best?.fit.params ?? {}, others: fits.filter((x) => x.op.template === fits[0]?.op.template).map((x) => x.op) };
+  found.set(key, result);
+  return result;
 }
 
 /**

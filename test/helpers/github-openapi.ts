@@ -24,14 +24,14 @@ const DESCRIPTION = new URL('../../node_modules/@octokit/openapi/generated/api.g
  * Statuses GitHub may answer any endpoint with, although an operation's description lists only
  * its own; the fakes answer them for fault injection, conditional reads and missing things:
  * - 304: a conditional GET (`If-None-Match` naming the ETag GitHub sent) of an unchanged
- *   resource; GitHub's REST docs (best practices: conditional requests) describe it for every
- *   endpoint that sends an ETag, and many operations' descriptions leave it out. GET only.
+ *   resource: GitHub answers it on every endpoint that sends an ETag, and many operations'
+ *   descriptions leave it out. GET only.
  * - 401: bad or expired credentials, on every endpoint.
- * - 403 and 429: a primary or secondary rate limit ("Rate limits for the REST API",
- *   "Troubleshooting the REST API"), with `retry-after` or `x-ratelimit-*` headers, on every endpoint.
- * - 404: what is asked for is not there, or not visible to the token: "Troubleshooting the REST
- *   API" says GitHub answers 404 rather than 403 wherever a client may not see a resource, so any
- *   endpoint under a repository can give it (a comment deleted meanwhile, say).
+ * - 403 and 429: a primary or secondary rate limit, with `retry-after` or `x-ratelimit-*`
+ *   headers, on every endpoint (app/gateway/client.ts waits them out).
+ * - 404: what is asked for is not there, or not visible to the token: GitHub answers 404 rather
+ *   than 403 wherever a client may not see a resource, so any endpoint under a repository can
+ *   give it (a comment deleted meanwhile, say).
  * - 500, 502, 503, 504: GitHub's own failures (an error, a timeout at its edge), which no
  *   operation promises never to give; the fakes inject them to test retries and resumption.
  */

@@ -1,14 +1,26 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
-import { afterAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { restartApp } from './helpers/app-process.js';
 import { skippingClock } from './helpers/app-clock.js';
+import { takeOpenApiViolations } from './helpers/github-openapi.js';
 import { enterWorkerDir, sweepWorkerDir } from './helpers/temp.js';
 
 // Each test starts from a new App, as a restarted process does: nothing remembered from the last one.
 // Its pace waits on skipped time, not the test's (helpers/app-clock.ts).
 beforeEach(() => void restartApp({ clock: skippingClock() }));
+
+// A REST request GitHub's OpenAPI description does not allow, or a status it does not document
+// (helpers/github-openapi.ts: the fake GitHub and the tests' Octokit check each one), fails the
+// test that made it, as a GraphQL request GitHub's schema rejects does; one made by a file's own
+// beforeAll or afterAll fails the file.
+function failOnOpenApiViolations(): void {
+  const violations = takeOpenApiViolations();
+  if (violations.length > 0) throw new Error(`GitHub's REST API, as its OpenAPI description has it, was not followed:\n${violations.join('\n')}`);
+}
+afterEach(failOnOpenApiViolations);
+afterAll(failOnOpenApiViolations);
 
 // Files share their worker's modules (isolate: false): a file's nock interceptors and its
 // disableNetConnect() must not outlive it, or the next file's 127.0.0.1 servers are refused.

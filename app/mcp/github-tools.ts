@@ -4,7 +4,6 @@ import { checkpointOf } from '../engine/forge/checkpoint-markers.js';
 import { parseCommand, ParseError } from '../engine/forge/parse-command.js';
 import { planBranch, planCheck } from '../engine/forge/names.js';
 import type { Gateway } from '../gateway/gateway.js';
-import { hasStatus } from '../gateway/github-error.js';
 import { makeSafe } from '../machine/content-safety.js';
 import { githubPlan, githubSpec, githubSpecs, type GitHubPlan, type GitHubSpec } from './github-specs.js';
 import { guarded, McpToolError, toolText } from './tool-result.js';
@@ -69,13 +68,10 @@ async function checkpointOfPlan(github: Gateway, spec: string, plan: GitHubPlan)
   // Only a bot's question counts, as the App reads it: a marker is just text, and anyone may comment.
   const asked = (await github.comments(plan.issue)).filter((c) => c.authorType === 'Bot' && checkpointOf(c.body)?.plan === plan.plan).at(-1);
   let check: GitHubCheckpoint['check'] = null;
-  try {
-    const run = (await github.checkRuns(planBranch(spec, plan.plan), planCheck(plan.plan))).find((r) => r.externalId === `${spec}/${plan.plan}`);
-    if (run) check = { id: run.id, status: run.status, conclusion: run.conclusion, detailsUrl: run.detailsUrl ?? null };
-  } catch (e) {
-    // No plan branch (yet, or any more): GitHub answers 404 or 422 for the ref, and there is no check run to show.
-    if (!hasStatus(e, 404, 422)) throw e;
-  }
+  // The plan branch as GitHub's docs name a branch for {ref} (`heads/<branch>`); none (yet, or any more): no check run to show.
+  const runs = (await github.branchCheckRuns(planBranch(spec, plan.plan), planCheck(plan.plan))) ?? [];
+  const run = runs.find((r) => r.externalId === `${spec}/${plan.plan}`);
+  if (run) check = { id: run.id, status: run.status, conclusion: run.conclusion, detailsUrl: run.detailsUrl ?? null };
   return {
     spec,
     plan: plan.plan,

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayRequest } from '../../app/gateway/request.js';
 import { dispatchWorker } from '../../app/gateway/workflows.js';
 import { GitHubError } from '../../app/gateway/github-error.js';
-import { testOctokit } from '../helpers/octokit.js';
+import { TestOctokit, testOctokit } from '../helpers/octokit.js';
 
 /**
  * The worker's dispatch asks GitHub for the run it started (`return_run_details`, February 2026).
@@ -12,6 +12,7 @@ import { testOctokit } from '../helpers/octokit.js';
  */
 
 const R = '/repos/octo-org/widgets';
+const GHES = 'https://github.example.com/api/v3';
 const ROUTE = `${R}/actions/workflows/harness-worker.yml/dispatches`;
 const INPUTS = { spec: 'SPC-002', plan: '01-01', resume: 'false' };
 const repo = { owner: 'octo-org', repo: 'widgets' };
@@ -45,13 +46,15 @@ describe('dispatching the worker', () => {
     [400, 'Invalid request.\n\n"return_run_details" is not a permitted key.'],
     [422, "Invalid request.\n\nFor 'properties/return_run_details', true is not a permitted key."],
   ])('on an older GHES that answers %i to the parameter: dispatched once more without it', async (status, message) => {
-    scope = nock('https://api.github.com')
-      .post(ROUTE, { ref: 'main', inputs: INPUTS, return_run_details: true })
+    // A server of its own: GitHub Enterprise Server answers by its own version's description, not api.github.com's.
+    scope = nock('https://github.example.com')
+      .post(`/api/v3${ROUTE}`, { ref: 'main', inputs: INPUTS, return_run_details: true })
       .reply(status, { message, documentation_url: 'https://docs.github.com/enterprise-server@3.14/rest/actions/workflows#create-a-workflow-dispatch-event' })
-      .post(ROUTE, { ref: 'main', inputs: INPUTS })
+      .post(`/api/v3${ROUTE}`, { ref: 'main', inputs: INPUTS })
       .reply(204);
 
-    expect(await dispatchWorker(request(), repo, 'main', { spec: 'SPC-002', plan: '01-01', resume: false })).toBeUndefined();
+    const ghes = gatewayRequest(new TestOctokit({ auth: { token: 'test-token' }, baseUrl: GHES }).request, 'app');
+    expect(await dispatchWorker(ghes, repo, 'main', { spec: 'SPC-002', plan: '01-01', resume: false })).toBeUndefined();
   });
 
   it('tells the worker how many plans share the token; a workflow written before that input refuses it, and is dispatched once more without it', async () => {

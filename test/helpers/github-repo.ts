@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import type { SpecFile } from '../../app/engine/core/spec/text.js';
 import { answerGraphQL, GraphQLFailure } from './github-graphql.js';
+import { checkAgainstOpenApi, FAKE_HEADER } from './github-openapi.js';
 
 /**
  * A fake GitHub for one repository, at the HTTP level (nock): a Git object store with real
@@ -464,6 +465,7 @@ export class FakeGitHub {
     const lost = this.failAfter(method, this.requests.at(-1)?.url ?? uri);
     if (lost === 'drop') {
       this.statuses[this.requests.length - 1] = 0;
+      this.checkRest(method, uri, body, undefined);
       throw new DroppedAfterServing(`${method} ${uri}`);
     }
     if (lost !== undefined) reply = [lost, { message: 'Server Error' }];
@@ -476,7 +478,14 @@ export class FakeGitHub {
     }
     this.statuses.length = this.requests.length;
     this.statuses[this.requests.length - 1] = reply[0];
-    return reply;
+    this.checkRest(method, uri, body, reply[0]);
+    return [reply[0], reply[1], { ...reply[2], [FAKE_HEADER]: 'checked' }];
+  }
+
+  /** A REST request and the status the fake answered, held to GitHub's OpenAPI description (github-openapi.ts); GraphQL has its own check. */
+  private checkRest(method: string, uri: string, body: unknown, status: number | undefined): void {
+    if (new URL(uri, API).pathname === '/graphql') return;
+    checkAgainstOpenApi({ method, url: uri, body, status }, 'the fake GitHub (test/helpers/github-repo.ts)');
   }
 
   private route(method: string, uri: string, body: unknown): Reply {

@@ -172,7 +172,7 @@ describe("harness mcp --repo, with a person's token", () => {
     expect(fake.log(from)).toEqual([
       `GET ${API}/issues?labels=harness:plan&state=all&direction=asc&per_page=100`,
       `GET ${API}/issues/101/comments?per_page=100`,
-      `GET ${API}/commits/harness/SPC-007/01-01/check-runs?check_name=harness / plan 01-01`,
+      `GET ${API}/commits/heads/harness/SPC-007/01-01/check-runs?check_name=harness / plan 01-01`,
     ]);
     expect(data.checkpoints).toEqual([
       {

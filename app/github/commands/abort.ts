@@ -2,7 +2,6 @@ import { RETRY_ACTION } from '../../engine/forge/check-actions.js';
 import type { Command } from '../../engine/forge/command.js';
 import { planBranch, planCheck } from '../../engine/forge/names.js';
 import { workerRunTitle } from '../../engine/forge/worker-target.js';
-import { hasStatus } from '../../gateway/github-error.js';
 import { interruptedSignal } from '../../engine/lifecycle/signals.js';
 import { captureFromApp } from './signals.js';
 import { resolveSpec, type Invocation } from './invocation.js';
@@ -64,19 +63,14 @@ export async function abort(inv: Invocation, command: Extract<Command, { name: '
 
 /**
  * The plan's `harness / plan <id>` check runs that are still open (queued, in progress, or
- * waiting for a person at a checkpoint), on the plan branch. A plan that never got a branch
- * has none: GitHub answers 404 or 422 for the ref.
+ * waiting for a person at a checkpoint), on the plan branch, named as GitHub's docs name a
+ * branch for {ref} (`heads/<branch>`, branchCheckRuns). A plan that never got a branch has none.
  */
 async function openPlanCheckRuns(inv: Invocation, spec: string, plan: string): Promise<{ id: number; detailsUrl?: string }[]> {
-  try {
-    const runs = await inv.github.checkRuns(planBranch(spec, plan), planCheck(plan));
-    return runs
-      .filter((r) => r.status !== 'completed' || r.conclusion === 'action_required')
-      .map((r) => ({ id: r.id, ...(r.detailsUrl ? { detailsUrl: r.detailsUrl } : {}) }));
-  } catch (e) {
-    if (hasStatus(e, 404, 422)) return [];
-    throw e;
-  }
+  const runs = (await inv.github.branchCheckRuns(planBranch(spec, plan), planCheck(plan))) ?? [];
+  return runs
+    .filter((r) => r.status !== 'completed' || r.conclusion === 'action_required')
+    .map((r) => ({ id: r.id, ...(r.detailsUrl ? { detailsUrl: r.detailsUrl } : {}) }));
 }
 
 /**

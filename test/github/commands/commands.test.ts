@@ -624,7 +624,7 @@ describe('/harness on issue and pull request comments', () => {
     scope.post(`${REPO}/actions/runs/77/cancel`).reply(202, {});
     labelled(scope, 14, 'failed', 'running');
     scope
-      .get(`${REPO}/commits/harness%2F${SPEC}%2F02-03/check-runs`)
+      .get(`${REPO}/commits/heads%2Fharness%2F${SPEC}%2F02-03/check-runs`)
       .query({ check_name: 'harness / plan 02-03' })
       .reply(200, {
         total_count: 1,
@@ -663,7 +663,7 @@ describe('/harness on issue and pull request comments', () => {
     role(scope, 'Codertocat', 'admin');
     // The check run's Details link is the run GitHub named at dispatch (return_run_details).
     scope
-      .get(`${REPO}/commits/harness%2F${SPEC}%2F02-03/check-runs`)
+      .get(`${REPO}/commits/heads%2Fharness%2F${SPEC}%2F02-03/check-runs`)
       .query({ check_name: 'harness / plan 02-03' })
       .reply(200, {
         total_count: 1,

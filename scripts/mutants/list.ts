@@ -88,8 +88,8 @@ export const MUTANTS: Mutant[] = [
   {
     claim: 'writes outside files_modified are recorded as a deviation',
     file: 'app/engine/lifecycle/attempt-plan.ts',
-    from: '      undeclaredWrites: undeclaredWrites(changed, plan.filesModified),',
-    to: '      undeclaredWrites: [],',
+    from: '    undeclaredWrites: undeclaredWrites(changed, input.plan.filesModified),',
+    to: '    undeclaredWrites: [],',
     tests: ['test/engine/lifecycle/attempt-plan.test.ts', 'test/runner/runner.test.ts'],
   },
   {
@@ -119,6 +119,8 @@ export const MUTANTS: Mutant[] = [
     from: '  throttle: { ...(options.throttle as object | undefined), enabled: false },',
     to: '  throttle: { ...(options.throttle as object | undefined), enabled: true },',
     tests: ['test/github/app-octokit.test.ts'],
+  },
+  {
     claim: "a request body field GitHub's OpenAPI description does not name fails the test that sent it (REST fake check)",
     file: 'test/helpers/github-openapi.ts',
     from: '  if (out.properties && out.additionalProperties === undefined && !inAllOf) out.additionalProperties = false;',

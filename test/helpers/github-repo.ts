@@ -131,6 +131,8 @@ export class FakeGitHub {
    * (over HTTP, serve(); through nock the client sees a socket error). Undefined answers as served.
    */
   failAfter: (method: string, url: string) => number | 'drop' | undefined = () => undefined;
+  /** Whether the request being served was answered by a fault the test injected (fail). */
+  private injected = false;
   /** `base...head` → merge base; the base itself unless set. */
   mergeBases = new Map<string, string>();
   nextIssue = 100;
@@ -461,6 +463,7 @@ export class FakeGitHub {
    * names it, as GitHub answers conditional requests.
    */
   private handle(method: string, uri: string, body: unknown, headers: Record<string, string | undefined> = {}): Reply {
+    this.injected = false;
     let reply = this.route(method, uri, body);
     const lost = this.failAfter(method, this.requests.at(-1)?.url ?? uri);
     if (lost === 'drop') {
@@ -478,7 +481,8 @@ export class FakeGitHub {
     }
     this.statuses.length = this.requests.length;
     this.statuses[this.requests.length - 1] = reply[0];
-    this.checkRest(method, uri, body, reply[0]);
+    // A status a test injected (fail) is its stimulus, not the fake's model of GitHub: the request is held to the description, that status is not.
+    this.checkRest(method, uri, body, this.injected ? undefined : reply[0]);
     return [reply[0], reply[1], { ...reply[2], [FAKE_HEADER]: 'checked' }];
   }
 
@@ -501,6 +505,7 @@ export class FakeGitHub {
       watcher.resolve(recorded);
     }
     const failure = this.fail(method, `${path}${search}`);
+    this.injected = failure !== undefined;
     if (typeof failure === 'number') return [failure, { message: 'Server Error' }];
     if (failure !== undefined) return [failure.status, { message: 'You have exceeded a secondary rate limit' }, failure.headers];
     const prefix = `/repos/${this.owner}/${this.repo}`;

@@ -9,7 +9,7 @@ import { DO_NOT_RETRY } from '../gateway/client.js';
  * wait it gives); Probot's retries on, as every client's (gateway/client.ts). Probot 14 only
  * honours the function form of `defaults`.
  */
-export const AppOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+export const AppOctokit: typeof ProbotOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
   ...options,
   throttle: { ...(options.throttle as object | undefined), enabled: false },
   retry: { ...(options.retry as object | undefined), doNotRetry: DO_NOT_RETRY },

@@ -82,7 +82,11 @@ export default defineConfig({
     server: { deps: { inline: ['@actions/workflow-parser'] } },
     // Each project says its own files: with `extends`, a list here would be joined to theirs.
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...E2E] } },
+      // Joined to test/setup.ts: the agents start the reporting MCP server bundled once per run (test/helpers/report-server.ts).
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...E2E], setupFiles: ['test/unit-setup.ts'] },
+      },
       // Few files, each its own process: real processes and HTTP as a user's machine has them.
       { extends: true, test: { name: 'e2e', include: E2E, isolate: true } },
     ],

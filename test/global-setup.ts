@@ -12,14 +12,17 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { buildReportServer } from './helpers/report-server.js';
 import { LEFTOVERS_LOG, RUN_DIR_ENV, SHARED_DIR } from './helpers/temp.js';
 
-export default function setup(): () => Promise<void> | void {
+export default async function setup(): Promise<() => Promise<void> | void> {
   // Once per run, though each project (unit, e2e) calls it: the first made the run's directory.
   if (process.env[RUN_DIR_ENV]) return () => undefined;
   const outer = tmpdir();
   const run = mkdtempSync(join(outer, 'harness-tests-'));
   mkdirSync(join(run, SHARED_DIR));
+  // The reporting MCP server the unit project's agents start, bundled once for the run (helpers/report-server.ts).
+  await buildReportServer(join(run, SHARED_DIR));
   // tsx keeps its transform cache and its IPC pipes in tmpdir()/tsx-<uid>: keep using the warm one.
   const tsx = `tsx-${userInfo().uid}`;
   mkdirSync(join(outer, tsx), { recursive: true });

@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readClaudeState, ClaudeAgent } from '../../app/agents/claude.js';
 import { CLAUDE_TOOL_NAMES } from '../../app/agents/mcp/report-tools.js';
 import { commitsSince, ENVELOPE, makeRepo, planFrom, testWorker } from '../helpers/agent-context.js';
 import { standInClaude } from '../helpers/mcp-claude.js';
+import { ROOT } from '../helpers/paths.js';
+import { CHECKOUT_REPORT_SERVER, checkoutReportServer } from '../helpers/report-server.js';
 
 const PLAN = [
   '---',
@@ -27,6 +29,11 @@ const progress = (message: string, task?: { task: number; total: number }) => ({
   message,
   ...(task ?? {}),
 });
+
+// The other unit files' agents start the server bundled (test/helpers/report-server.ts): here, the checkout's `harness mcp-report`.
+let restoreServer: () => void;
+beforeAll(() => void (restoreServer = checkoutReportServer()));
+afterAll(() => restoreServer());
 
 describe('claude agent: the reporting channel (MCP)', () => {
   it('hands claude the harness MCP server; its reports become protocol messages and its question is answered through harness_worker_await', async () => {
@@ -91,6 +98,9 @@ describe('claude agent: the reporting channel (MCP)', () => {
       ['harness_worker_await', "Wait for a person's answer", { readOnlyHint: true, openWorldHint: false }],
     ]);
     expect(servers.mcpServers.harness!.args.at(-1)).toBe('mcp-report');
+    // The checkout's own CLI: `node bin/harness.js mcp-report`.
+    expect(CHECKOUT_REPORT_SERVER.args).toEqual([join(ROOT, 'bin', 'harness.js'), 'mcp-report']);
+    expect(servers.mcpServers.harness).toMatchObject({ command: process.execPath, args: CHECKOUT_REPORT_SERVER.args });
     expect(servers.mcpServers.harness!.env.HARNESS_REPORT_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(call!.args[call!.args.indexOf('--allowedTools') + 1]).toBe(CLAUDE_TOOL_NAMES.join(','));
     // The brief says how to use the tools.

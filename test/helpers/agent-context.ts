@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { Checkpoint, OrchestratorMessage, WorkerMessage } from '../../app/engine/core/protocol/messages.js';
 import type { Plan } from '../../app/engine/core/spec/model.js';
 import { parsePlan } from '../../app/engine/core/spec/plan.js';
+import { gitBatch } from './git-batch.js';
 import type { WorkerContext } from '../../app/engine/core/agents/agent.js';
 
 const run = promisify(execFile);
@@ -22,17 +23,22 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
 export async function makeRepo(files: Record<string, string> = { 'README.md': '# demo\n' }): Promise<{ repo: string; logDir: string; base: string }> {
   const root = await mkdtemp(join(tmpdir(), 'harness-agent-'));
   const repo = join(root, 'repo');
-  await run('git', ['init', '-q', '-b', 'main', repo]);
-  await git(repo, 'config', 'user.name', 'Harness Test');
-  await git(repo, 'config', 'user.email', 'test@harness.invalid');
-  await git(repo, 'config', 'commit.gpgsign', 'false');
   for (const [path, text] of Object.entries(files)) {
     await mkdir(dirname(join(repo, path)), { recursive: true });
     await writeFile(join(repo, path), text);
   }
-  await git(repo, 'add', '-A');
-  await git(repo, 'commit', '-q', '-m', 'initial');
-  return { repo, logDir: join(root, 'logs'), base: (await git(repo, 'rev-parse', 'HEAD')).trim() };
+  await mkdir(repo, { recursive: true });
+  const base = gitBatch(
+    repo,
+    ['init', '-q', '-b', 'main'],
+    ['config', 'user.name', 'Harness Test'],
+    ['config', 'user.email', 'test@harness.invalid'],
+    ['config', 'commit.gpgsign', 'false'],
+    ['add', '-A'],
+    ['commit', '-q', '-m', 'initial'],
+    ['rev-parse', 'HEAD'],
+  ).trim();
+  return { repo, logDir: join(root, 'logs'), base };
 }
 
 export function planFrom(markdown: string): Plan {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree } from './cli.js';
 import { EXAMPLE_SPEC, FIXTURES } from './paths.js';
-import { git } from './worker-repo.js';
+import { gitBatch } from './git-batch.js';
 
 /** Where the README's example spec sits in the repositories the planning tests make. */
 export const DIR = 'docs/specs/SPC-001-notes-service';
@@ -19,10 +19,13 @@ export async function repoWithSpec(env: Record<string, string> = {}): Promise<st
     '.github/harness.yml': `agent: script\nplanning:\n  agent: command\nagents:\n  command:\n    command: ${JSON.stringify(command)}\n`,
     [`${DIR}/SPEC.md`]: readFileSync(join(EXAMPLE_SPEC, 'SPEC.md'), 'utf8'),
   });
-  git(root, 'init', '-q', '--initial-branch=main');
-  git(root, 'config', 'user.name', 'Ana');
-  git(root, 'config', 'user.email', 'ana@example.com');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'the notes service spec');
+  gitBatch(
+    root,
+    ['init', '-q', '--initial-branch=main'],
+    ['config', 'user.name', 'Ana'],
+    ['config', 'user.email', 'ana@example.com'],
+    ['add', '-A'],
+    ['commit', '-q', '-m', 'the notes service spec'],
+  );
   return root;
 }

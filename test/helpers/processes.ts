@@ -97,13 +97,32 @@ export function leavingBehind(n: string, dir: string): string {
   ].join('\n');
 }
 
+/** When the process with id `pid` started (clock ticks since boot), or undefined once it has ended: an id with its start names one process, never a later one given the same id. */
+function startOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // state is field 3 of stat(5), starttime field 22.
+    return fields[0] === 'Z' || fields[0] === 'X' ? undefined : fields[19];
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * What still runs in `dir` once the processes being killed there have gone: a PID namespace
  * whose first process died has its others killed by the kernel, which takes a moment after that
- * death is seen. Waits on no clock (it yields to the event loop between looks); processes that
- * are not being killed keep it looking until the test's time-out aborts `signal`, and are returned.
+ * death is seen. /proc sends no event when a process that is not this one's child ends, so this
+ * looks again, yielding to the event loop between looks and waiting on no clock. A full look
+ * reads every process of the machine; between full looks it watches only those it found (their
+ * /proc/<pid>/stat), so that the looking takes little of the CPU the ending processes need.
+ * Processes that are not being killed keep it looking until the test's time-out aborts `signal`,
+ * and are returned.
  */
 export async function leftInOnceGone(dir: string, signal: AbortSignal): Promise<LiveProcess[]> {
-  while (leftIn(dir).length > 0 && !signal.aborted) await new Promise((resolve) => setImmediate(resolve));
+  for (let left = leftIn(dir); left.length > 0 && !signal.aborted; left = leftIn(dir)) {
+    const watched = left.map((p) => ({ pid: p.pid, start: startOf(p.pid) }));
+    while (!signal.aborted && watched.some((p) => p.start !== undefined && startOf(p.pid) === p.start)) await new Promise((resolve) => setImmediate(resolve));
+  }
   return leftIn(dir);
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoStateDir } from '../../app/runner/repo.js';
 import { writeTree } from './cli.js';
+import { gitBatch } from './git-batch.js';
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -12,12 +13,15 @@ export function git(cwd: string, ...args: string[]): string {
 /** A fresh repository on `main` with `files` committed. */
 export async function makeRepo(files: Record<string, string>): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), 'harness-run-'));
-  git(root, 'init', '--quiet', '--initial-branch=main');
-  git(root, 'config', 'user.name', 'Test Person');
-  git(root, 'config', 'user.email', 'test@example.com');
   await writeTree(root, { 'README.md': '# test\n', ...files });
-  git(root, 'add', '-A');
-  git(root, 'commit', '--quiet', '-m', 'initial');
+  gitBatch(
+    root,
+    ['init', '--quiet', '--initial-branch=main'],
+    ['config', 'user.name', 'Test Person'],
+    ['config', 'user.email', 'test@example.com'],
+    ['add', '-A'],
+    ['commit', '--quiet', '-m', 'initial'],
+  );
   return root;
 }
 

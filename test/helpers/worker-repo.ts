@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTree } from './cli.js';
+import { gitBatch } from './git-batch.js';
 
 /**
  * A GitHub repository as the worker meets it on a runner: a bare `origin` with `main` and the
@@ -53,14 +54,20 @@ export async function workerRepo(files: Record<string, string>, branch: string):
   const root = mkdtempSync(join(tmpdir(), 'harness-worker-'));
   const remote = join(root, 'origin.git');
   const seed = join(root, 'seed');
-  git(root, 'init', '--quiet', '--bare', '--initial-branch=main', remote);
-  git(root, 'init', '--quiet', '--initial-branch=main', seed);
+  const checkout = join(root, 'checkout');
   await writeTree(seed, { 'README.md': '# demo\n', ...files });
-  git(seed, 'add', '-A');
-  git(seed, ...SEED, 'commit', '--quiet', '-m', 'initial');
-  git(seed, 'push', '--quiet', remote, 'main', `main:refs/heads/${branch}`);
-  const checkout = cloneBranch(remote, branch, join(root, 'checkout'));
-  return { remote, checkout, temp: join(root, 'runner-temp'), base: git(seed, 'rev-parse', 'HEAD') };
+  const base = gitBatch(
+    seed,
+    ['init', '--quiet', '--bare', '--initial-branch=main', remote],
+    ['init', '--quiet', '--initial-branch=main'],
+    ['add', '-A'],
+    [...SEED, 'commit', '--quiet', '-m', 'initial'],
+    ['push', '--quiet', remote, 'main', `main:refs/heads/${branch}`],
+    // A new runner's checkout of the branch, as cloneBranch makes it.
+    ['-C', tmpdir(), 'clone', '--quiet', '--branch', branch, remote, checkout],
+    ['rev-parse', 'HEAD'],
+  ).trim();
+  return { remote, checkout, temp: join(root, 'runner-temp'), base };
 }
 
 /** A new runner's checkout of a branch, as actions/checkout makes it (a local branch tracking origin). */
@@ -75,10 +82,13 @@ export async function commitOnMain(remote: string, files: Record<string, string>
   git(work, 'clone', '--quiet', '--branch', 'main', remote, 'w');
   const dir = join(work, 'w');
   await writeTree(dir, files);
-  git(dir, 'add', '-A');
-  git(dir, ...SEED, 'commit', '--quiet', '-m', 'main moves on');
-  git(dir, 'push', '--quiet', 'origin', 'main');
-  return git(dir, 'rev-parse', 'HEAD');
+  return gitBatch(
+    dir,
+    ['add', '-A'],
+    [...SEED, 'commit', '--quiet', '-m', 'main moves on'],
+    ['push', '--quiet', 'origin', 'main'],
+    ['rev-parse', 'HEAD'],
+  ).trim();
 }
 
 export interface RemoteCommit {

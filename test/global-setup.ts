@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlink
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { buildReportServer } from './helpers/report-server.js';
+import { buildStandIns } from './helpers/standin-bundles.js';
 import { LEFTOVERS_LOG, RUN_DIR_ENV, SHARED_DIR } from './helpers/temp.js';
 
 export default async function setup(): Promise<() => Promise<void> | void> {
@@ -23,6 +24,8 @@ export default async function setup(): Promise<() => Promise<void> | void> {
   mkdirSync(join(run, SHARED_DIR));
   // The reporting MCP server the unit project's agents start, bundled once for the run (helpers/report-server.ts).
   await buildReportServer(join(run, SHARED_DIR));
+  // The MCP-speaking stand-in agent CLIs, with the MCP SDK's client inlined (helpers/standin-bundles.ts).
+  await buildStandIns(join(run, SHARED_DIR));
   // tsx keeps its transform cache and its IPC pipes in tmpdir()/tsx-<uid>: keep using the warm one.
   const tsx = `tsx-${userInfo().uid}`;
   mkdirSync(join(outer, tsx), { recursive: true });

@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES } from './paths.js';
+import { standInScript } from './standin-bundles.js';
 
 /** One action of the stand-in codex (test/fixtures/codex/codex-standin.mjs documents them). */
 export type CodexAction = Record<string, unknown>;
@@ -33,7 +33,7 @@ export async function standInCodex(calls: CodexAction[][], codexHome?: string): 
   const bin = await mkdtemp(join(tmpdir(), 'codex-standin-'));
   const scenario = join(bin, 'scenario.json');
   await writeFile(scenario, JSON.stringify({ calls }));
-  await writeFile(join(bin, 'codex'), `#!/bin/sh\nexec "${process.execPath}" "${join(FIXTURES, 'codex', 'codex-standin.mjs')}" "$@"\n`);
+  await writeFile(join(bin, 'codex'), `#!/bin/sh\nexec "${process.execPath}" "${standInScript('codex/codex-standin.mjs')}" "$@"\n`);
   await chmod(join(bin, 'codex'), 0o755);
   const env = {
     PATH: `${bin}:${process.env.PATH}`,

@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES } from './paths.js';
+import { standInScript } from './standin-bundles.js';
 
 /** One action of the stand-in copilot (test/fixtures/copilot/copilot-standin.mjs documents them). */
 export type CopilotAction = Record<string, unknown>;
@@ -30,7 +30,7 @@ export async function standInCopilot(calls: CopilotAction[][], options: { home?:
   const bin = await mkdtemp(join(tmpdir(), 'copilot-standin-'));
   const scenario = join(bin, 'scenario.json');
   await writeFile(scenario, JSON.stringify({ calls }));
-  await writeFile(join(bin, 'copilot'), `#!/bin/sh\nexec "${process.execPath}" "${join(FIXTURES, 'copilot', 'copilot-standin.mjs')}" "$@"\n`);
+  await writeFile(join(bin, 'copilot'), `#!/bin/sh\nexec "${process.execPath}" "${standInScript('copilot/copilot-standin.mjs')}" "$@"\n`);
   await chmod(join(bin, 'copilot'), 0o755);
   const home = options.home ?? join(bin, 'copilot-home');
   const env: Record<string, string> = {

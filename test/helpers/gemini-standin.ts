@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES } from './paths.js';
+import { standInScript } from './standin-bundles.js';
 
 /** One action of the stand-in gemini (test/fixtures/gemini/gemini-standin.mjs documents them). */
 export type GeminiAction = Record<string, unknown>;
@@ -32,7 +32,7 @@ export async function standInGemini(calls: GeminiAction[][], home?: string): Pro
   const bin = await mkdtemp(join(tmpdir(), 'gemini-standin-'));
   const scenario = join(bin, 'scenario.json');
   await writeFile(scenario, JSON.stringify({ calls }));
-  await writeFile(join(bin, 'gemini'), `#!/bin/sh\nexec "${process.execPath}" "${join(FIXTURES, 'gemini', 'gemini-standin.mjs')}" "$@"\n`);
+  await writeFile(join(bin, 'gemini'), `#!/bin/sh\nexec "${process.execPath}" "${standInScript('gemini/gemini-standin.mjs')}" "$@"\n`);
   await chmod(join(bin, 'gemini'), 0o755);
   const env = {
     PATH: `${bin}:${process.env.PATH}`,

@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES } from './paths.js';
+import { standInScript } from './standin-bundles.js';
 
 /** One action of the stand-in claude (test/fixtures/claude/mcp-claude.mjs documents them). */
 export type ClaudeAction = Record<string, unknown>;
@@ -20,7 +20,7 @@ export async function standInClaude(calls: ClaudeAction[][], configDir?: string)
   const bin = await mkdtemp(join(tmpdir(), 'mcp-claude-'));
   const scenario = join(bin, 'scenario.json');
   await writeFile(scenario, JSON.stringify({ calls }));
-  await writeFile(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${join(FIXTURES, 'claude', 'mcp-claude.mjs')}" "$@"\n`);
+  await writeFile(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${standInScript('claude/mcp-claude.mjs')}" "$@"\n`);
   await chmod(join(bin, 'claude'), 0o755);
   const env = {
     PATH: `${bin}:${process.env.PATH}`,

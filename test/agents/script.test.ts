@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WorkerMessage } from '../../app/engine/core/protocol/messages.js';
 import { ScriptAgent } from '../../app/agents/script.js';
 import { killOrphan } from '../../app/agents/process.js';
@@ -482,9 +482,18 @@ ${FENCE}
   it("says when the plan's timeout_minutes stopped a step, so that a time-out is known as one", async () => {
     const { repo, logDir, base } = await makeRepo();
     const worker = testWorker({ repo, logDir, plan: planFrom(plan(`${FENCE}sh step Wait\necho waiting\nsleep 20\n${FENCE}`)) });
-    // A third of a second of budget: the step's sleep outlasts it.
+    // A third of a second of budget, on a fake clock: it runs out once the step has said it waits, never before, however busy the machine.
     worker.context.task.timeout_minutes = 0.005;
-    await new ScriptAgent().run(worker.context);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const running = new ScriptAgent().run(worker.context);
+      await fileAppears(logDir);
+      await fileHolds(join(logDir, 'step-1.log'), (text) => text.includes('waiting\n'));
+      await vi.advanceTimersByTimeAsync(300);
+      await running;
+    } finally {
+      vi.useRealTimers();
+    }
     expect(worker.messages.at(-1)).toEqual({
       ...ENVELOPE,
       type: 'task_failed',

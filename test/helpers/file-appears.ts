@@ -67,3 +67,22 @@ export function fileHolds(path: string, holds: (text: string) => boolean): Promi
     if (text !== undefined) done(text);
   });
 }
+
+/** Resolves once `path` no longer exists (a lock released, say): on the directory's change events, as fileAppears. */
+export function fileGone(path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const watcher = watch(dirname(path), (_event, name) => {
+      if ((name === null || name === basename(path)) && !existsSync(path)) done();
+    });
+    const done = () => {
+      watcher.close();
+      resolve();
+    };
+    watcher.on('error', (e) => {
+      watcher.close();
+      reject(e);
+    });
+    // Gone before the watch began: nothing more will come.
+    if (!existsSync(path)) done();
+  });
+}

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
+import { fileGone, fileHolds } from '../helpers/file-appears.js';
 import { startHarnessMcp } from './mcp-client.js';
 
 /** Alive and not a zombie (a container's init may never reap one). */
@@ -28,8 +29,7 @@ describe('harness mcp, its runs and its end', () => {
     try {
       await import('node:fs/promises').then((fs) => fs.mkdir(pids));
       const started = await mcp.call('harness_execute', { spec: 'SPC-007', agent: 'script' });
-      await until(() => existsSync(join(pids, 'step')) && readFileSync(join(pids, 'step'), 'utf8').trim() !== '');
-      const step = Number(readFileSync(join(pids, 'step'), 'utf8'));
+      const step = Number(await fileHolds(join(pids, 'step'), (text) => text.trim() !== ''));
       const stopped = await mcp.call('harness_stop_run', { run: started.data.run as string });
       expect(stopped.data).toMatchObject({ state: 'stopped', outcome: 'stopped on request; running it again resumes where it was' });
       expect(alive(step)).toBe(false);
@@ -48,13 +48,12 @@ describe('harness mcp, its runs and its end', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(pids));
     const mcp = await startHarnessMcp(root, { PIDS: pids });
     await mcp.call('harness_execute', { spec: 'SPC-007', agent: 'script' });
-    await until(() => existsSync(join(pids, 'step')) && readFileSync(join(pids, 'step'), 'utf8').trim() !== '');
-    const step = Number(readFileSync(join(pids, 'step'), 'utf8'));
+    const step = Number(await fileHolds(join(pids, 'step'), (text) => text.trim() !== ''));
     expect(existsSync(join(root, '.orchestration/SPC-007/run.lock'))).toBe(true);
     await mcp.close();
     await until(() => !alive(step));
     // The run itself ended cleanly, releasing its lock; its plan's state is kept for the next run to resume, and shown as stopped.
-    await until(() => !existsSync(join(root, '.orchestration/SPC-007/run.lock')));
+    await fileGone(join(root, '.orchestration/SPC-007/run.lock'));
     const status = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout) as { plans: { id: string; state: string }[] };
     expect(status.plans).toMatchObject([{ id: '01-01', state: 'stopped' }]);
   });

@@ -10,7 +10,7 @@ import { OrchestrationStore } from '../../app/runner/store.js';
 import { runCli } from '../helpers/cli.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan, worktreeOf } from '../helpers/repo.js';
 import { ROOT } from '../helpers/paths.js';
-import { fileAppears } from '../helpers/file-appears.js';
+import { fileAppears, pathAppears } from '../helpers/file-appears.js';
 
 const BIN = join(ROOT, 'bin', 'harness.js');
 
@@ -187,7 +187,7 @@ describe('harness run', () => {
     const root = await makeRepo(specTree(plans));
     const running = run(root);
     const store = new OrchestrationStore(join(root, '.orchestration/SPC-007'));
-    while (!(await store.readCheckpoint('01-01'))) await new Promise((r) => setTimeout(r, 25));
+    await pathAppears(join(store.sessionDir('01-01'), 'checkpoint.json'));
     const waiting = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout);
     expect(waiting.checkpoints).toEqual([
       { session: '01-01', kind: 'decision', prompt: 'Which store should the service use?', options: ['memory', 'file'], askedAt: expect.any(String) },

@@ -16,10 +16,21 @@ export async function pathAppears(path: string): Promise<void> {
   await fileAppears(path);
 }
 
+/** Resolves once `path` exists: on its folder's change events. */
 export function fileAppears(path: string): Promise<void> {
+  return whenInFolder(path, () => existsSync(path));
+}
+
+/** Resolves once `path` no longer exists (a lock released, say): on the directory's change events, as fileAppears. */
+export function fileGone(path: string): Promise<void> {
+  return whenInFolder(path, () => !existsSync(path));
+}
+
+/** Resolves once `holds()`, looked at when `path`'s folder says `path` changed, and once at the start (it may hold already: nothing more will come). */
+function whenInFolder(path: string, holds: () => boolean): Promise<void> {
   return new Promise((resolve, reject) => {
     const watcher = watch(dirname(path), (_event, name) => {
-      if ((name === null || name === basename(path)) && existsSync(path)) done();
+      if ((name === null || name === basename(path)) && holds()) done();
     });
     const done = () => {
       watcher.close();
@@ -29,8 +40,7 @@ export function fileAppears(path: string): Promise<void> {
       watcher.close();
       reject(e);
     });
-    // Made before the watch began: nothing more will come.
-    if (existsSync(path)) done();
+    if (holds()) done();
   });
 }
 
@@ -65,24 +75,5 @@ export function fileHolds(path: string, holds: (text: string) => boolean): Promi
     // Written before the watch began: nothing more will come.
     const text = read();
     if (text !== undefined) done(text);
-  });
-}
-
-/** Resolves once `path` no longer exists (a lock released, say): on the directory's change events, as fileAppears. */
-export function fileGone(path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const watcher = watch(dirname(path), (_event, name) => {
-      if ((name === null || name === basename(path)) && !existsSync(path)) done();
-    });
-    const done = () => {
-      watcher.close();
-      resolve();
-    };
-    watcher.on('error', (e) => {
-      watcher.close();
-      reject(e);
-    });
-    // Gone before the watch began: nothing more will come.
-    if (!existsSync(path)) done();
   });
 }

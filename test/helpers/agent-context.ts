@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { Checkpoint, OrchestratorMessage, WorkerMessage } from '../../app/engine/core/protocol/messages.js';
 import type { Plan } from '../../app/engine/core/spec/model.js';
 import { parsePlan } from '../../app/engine/core/spec/plan.js';
-import { gitBatch } from './git-batch.js';
+import { firstCommit } from './git-batch.js';
 import type { WorkerContext } from '../../app/engine/core/agents/agent.js';
 
 const run = promisify(execFile);
@@ -28,14 +28,11 @@ export async function makeRepo(files: Record<string, string> = { 'README.md': '#
     await writeFile(join(repo, path), text);
   }
   await mkdir(repo, { recursive: true });
-  const base = gitBatch(
+  const base = firstCommit(
     repo,
-    ['init', '-q', '-b', 'main'],
-    ['config', 'user.name', 'Harness Test'],
-    ['config', 'user.email', 'test@harness.invalid'],
-    ['config', 'commit.gpgsign', 'false'],
-    ['add', '-A'],
-    ['commit', '-q', '-m', 'initial'],
+    { name: 'Harness Test', email: 'test@harness.invalid' },
+    'initial',
+    [['commit.gpgsign', 'false']],
     ['rev-parse', 'HEAD'],
   ).trim();
   return { repo, logDir: join(root, 'logs'), base };

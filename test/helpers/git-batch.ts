@@ -17,3 +17,22 @@ export function gitBatch(cwd: string, ...commands: string[][]): string {
   const script = ['set -e', ...commands.map((args) => ['git', ...args].map(quote).join(' '))].join('\n');
   return execFileSync('sh', ['-c', script], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
+
+/**
+ * A new repository on `main` in `root` (its files already written), every file committed as
+ * `who`, in one shell as gitBatch runs it; `then` runs after, in the same shell (a
+ * `rev-parse HEAD`, say), and what it printed is given back. `config` is more of the
+ * repository's configuration, as [key, value] pairs.
+ */
+export function firstCommit(root: string, who: { name: string; email: string }, message: string, config: [string, string][] = [], ...then: string[][]): string {
+  return gitBatch(
+    root,
+    ['init', '--quiet', '--initial-branch=main'],
+    ['config', 'user.name', who.name],
+    ['config', 'user.email', who.email],
+    ...config.map(([key, value]) => ['config', key, value]),
+    ['add', '-A'],
+    ['commit', '--quiet', '-m', message],
+    ...then,
+  );
+}

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree } from './cli.js';
 import { EXAMPLE_SPEC, FIXTURES } from './paths.js';
-import { gitBatch } from './git-batch.js';
+import { firstCommit } from './git-batch.js';
 
 /** Where the README's example spec sits in the repositories the planning tests make. */
 export const DIR = 'docs/specs/SPC-001-notes-service';
@@ -19,13 +19,6 @@ export async function repoWithSpec(env: Record<string, string> = {}): Promise<st
     '.github/harness.yml': `agent: script\nplanning:\n  agent: command\nagents:\n  command:\n    command: ${JSON.stringify(command)}\n`,
     [`${DIR}/SPEC.md`]: readFileSync(join(EXAMPLE_SPEC, 'SPEC.md'), 'utf8'),
   });
-  gitBatch(
-    root,
-    ['init', '-q', '--initial-branch=main'],
-    ['config', 'user.name', 'Ana'],
-    ['config', 'user.email', 'ana@example.com'],
-    ['add', '-A'],
-    ['commit', '-q', '-m', 'the notes service spec'],
-  );
+  firstCommit(root, { name: 'Ana', email: 'ana@example.com' }, 'the notes service spec');
   return root;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoStateDir } from '../../app/runner/repo.js';
 import { writeTree } from './cli.js';
-import { gitBatch } from './git-batch.js';
+import { firstCommit } from './git-batch.js';
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -14,14 +14,7 @@ export function git(cwd: string, ...args: string[]): string {
 export async function makeRepo(files: Record<string, string>): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), 'harness-run-'));
   await writeTree(root, { 'README.md': '# test\n', ...files });
-  gitBatch(
-    root,
-    ['init', '--quiet', '--initial-branch=main'],
-    ['config', 'user.name', 'Test Person'],
-    ['config', 'user.email', 'test@example.com'],
-    ['add', '-A'],
-    ['commit', '--quiet', '-m', 'initial'],
-  );
+  firstCommit(root, { name: 'Test Person', email: 'test@example.com' }, 'initial');
   return root;
 }
 

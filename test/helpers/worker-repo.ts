@@ -64,7 +64,7 @@ export async function workerRepo(files: Record<string, string>, branch: string):
     [...SEED, 'commit', '--quiet', '-m', 'initial'],
     ['push', '--quiet', remote, 'main', `main:refs/heads/${branch}`],
     // A new runner's checkout of the branch, as cloneBranch makes it.
-    ['-C', tmpdir(), 'clone', '--quiet', '--branch', branch, remote, checkout],
+    ['-C', tmpdir(), ...cloneArgs(remote, branch, checkout)],
     ['rev-parse', 'HEAD'],
   ).trim();
   return { remote, checkout, temp: join(root, 'runner-temp'), base };
@@ -72,9 +72,12 @@ export async function workerRepo(files: Record<string, string>, branch: string):
 
 /** A new runner's checkout of a branch, as actions/checkout makes it (a local branch tracking origin). */
 export function cloneBranch(remote: string, branch: string, into: string): string {
-  git(tmpdir(), 'clone', '--quiet', '--branch', branch, remote, into);
+  git(tmpdir(), ...cloneArgs(remote, branch, into));
   return into;
 }
+
+/** The git command that makes that checkout, run from tmpdir(). */
+const cloneArgs = (remote: string, branch: string, into: string): string[] => ['clone', '--quiet', '--branch', branch, remote, into];
 
 /** Add a commit on main in the remote (the base moving on while a plan runs). */
 export async function commitOnMain(remote: string, files: Record<string, string>): Promise<string> {

@@ -11,6 +11,7 @@ import { PID_FILE } from '../../app/agents/worktree.js';
 import { commitsSince, ENVELOPE, git, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { fileAppears, fileHolds } from '../helpers/file-appears.js';
+import { gate } from '../helpers/gate.js';
 import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, leftInOnceGone, usingContainment } from '../helpers/processes.js';
 
 const FENCE = '```';
@@ -222,8 +223,8 @@ ${FENCE}
 ${FENCE}sh step Write b slowly
 echo partial > b.txt
 echo "$$" > "$MARK"
-# Slow: it would write late.txt once $GATE exists, which the test makes only after the step is ended.
-if [ -n "$SLOW" ]; then while [ ! -e "$GATE" ]; do sleep 0.05; done; echo late > late.txt; sleep 30; fi
+# Slow: it would write late.txt once let through $GATE (test/helpers/gate.ts), which the test opens only after the step is ended.
+if [ -n "$SLOW" ]; then read -r gate_line < "$GATE"; echo late > late.txt; sleep 30; fi
 echo done > b.txt
 ${FENCE}
 
@@ -235,7 +236,7 @@ ${FENCE}
   it('is aborted mid-step, and a resumed run discards the leftovers and ends with one commit per step', async () => {
     const { repo, logDir, base } = await makeRepo();
     const mark = join(logDir, '..', 'step-2-started');
-    const first = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), env: { SLOW: '1', MARK: mark, GATE: join(logDir, '..', 'gate') } });
+    const first = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), env: { SLOW: '1', MARK: mark, GATE: gate(join(logDir, '..', 'gate')).path } });
     const running = new ScriptAgent().run(first.context);
     await fileAppears(mark);
     first.controller.abort(new Error('stopped by the test'));
@@ -290,8 +291,8 @@ ${FENCE}
     const planFile = join(logDir, '..', 'PLAN.md');
     await writeFile(planFile, INTERRUPTIBLE);
     const driver = join(FIXTURES, 'agents/run-script-agent.ts');
-    const gate = join(logDir, '..', 'gate');
-    const child = spawn(process.execPath, ['--import', 'tsx', driver, repo, logDir, planFile, JSON.stringify({ SLOW: '1', MARK: mark, GATE: gate })], {
+    const late = gate(join(logDir, '..', 'gate'));
+    const child = spawn(process.execPath, ['--import', 'tsx', driver, repo, logDir, planFile, JSON.stringify({ SLOW: '1', MARK: mark, GATE: late.path })], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -322,7 +323,7 @@ ${FENCE}
     // ended it: /proc sends no event, so this looks again until it is; no deadline but the test's).
     while (alive(stepPid)) await new Promise((r) => setImmediate(r));
     // Were it still running, the step would now write late.txt: ended, it cannot.
-    await writeFile(gate, '');
+    late.open();
     expect(existsSync(join(repo, 'late.txt'))).toBe(false);
     expect(await git(repo, 'status', '--porcelain')).toBe('');
     const commits = await commitsSince(repo, base);

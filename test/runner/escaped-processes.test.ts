@@ -9,6 +9,7 @@ import { runSpec } from '../../app/runner/runner.js';
 import { ROOT } from '../helpers/paths.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 import { fileAppears } from '../helpers/file-appears.js';
+import { gate } from '../helpers/gate.js';
 import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftInRun, usingContainment } from '../helpers/processes.js';
 
 /**
@@ -43,9 +44,10 @@ async function until(done: () => boolean): Promise<void> {
 
 describe('a background process an agent leaves', () => {
   it('out of its group with setsid, holding stdout: the step still ends, the process is killed, and the step log says so', async () => {
-    // The step waits until the escaped process has left the group (it wrote its pid), then ends.
-    const escaped = join(await mkdtemp(join(tmpdir(), 'harness-escaped-')), 'pid');
-    const step = `setsid sh -c 'echo $$ > "$ESCAPED"; exec sleep 301.25' &\nwhile [ ! -s "$ESCAPED" ]; do :; done\nmkdir -p out && echo done > out/01-01.txt`;
+    // The step waits until the escaped process has left the group, then ends: the escaped process
+    // lets it through the gate (test/helpers/gate.ts) by writing its pid there.
+    const escaped = gate(join(await mkdtemp(join(tmpdir(), 'harness-escaped-')), 'pid'));
+    const step = `setsid sh -c 'echo $$ > "$ESCAPED"; exec sleep 301.25' &\n${escaped.wait}\nmkdir -p out && echo done > out/01-01.txt`;
     const root = await makeRepo(specTree([{ id: '01-01', steps: [step] }]));
     const outcome = await runSpec({
       specDir: join(root, SPEC_DIR),
@@ -54,7 +56,7 @@ describe('a background process an agent leaves', () => {
       agent: 'script',
       reporter: new RecordingReporter(),
       pollMs: 25,
-      env: { ESCAPED: escaped },
+      env: { ESCAPED: escaped.path },
     });
 
     expect(outcome.complete).toBe(true);

@@ -1,10 +1,11 @@
 import { getEventListeners } from 'node:events';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { sleep } from '../../app/runner/answers.js';
-import { PlainReporter, RecordingReporter } from '../../app/runner/progress.js';
+import { PlainReporter, RecordingReporter, type RunEvent } from '../../app/runner/progress.js';
 import { runSpec } from '../../app/runner/runner.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { gate } from '../helpers/gate.js';
 import { makeRepo, SPEC_DIR, specTree, type StepPlan } from '../helpers/repo.js';
 
 async function run(root: string, extra: Partial<Parameters<typeof runSpec>[0]> = {}) {
@@ -92,12 +93,21 @@ describe('a run, as a newcomer reads it', () => {
   });
 
   it('researches ahead only phases none of whose plans has started', async () => {
+    // 01-01 runs until phase 02's research is reported (its gate opens then): research ahead
+    // happens while a plan of phase 01 runs, not by the time a step takes.
+    const researched = gate(join(await tempDir('harness-gate-'), 'researched'));
     const plans: StepPlan[] = [
-      { id: '01-01', steps: ['sleep 0.3; mkdir -p out && echo a > out/01-01.txt'] },
+      { id: '01-01', steps: [`${researched.wait}; mkdir -p out && echo a > out/01-01.txt`] },
       { id: '02-01', dependsOn: ['01-01'], steps: ['mkdir -p out && echo b > out/02-01.txt'] },
     ];
     const root = await makeRepo(specTree(plans));
-    const { outcome, reporter } = await run(root);
+    const reporter = new (class extends RecordingReporter {
+      override event(e: RunEvent): void {
+        super.event(e);
+        if (e.kind === 'research') researched.open();
+      }
+    })();
+    const { outcome } = await run(root, { reporter });
     expect(outcome.complete).toBe(true);
     expect(reporter.events.filter((e) => e.kind === 'research').map((e) => e.kind === 'research' && e.phase)).toEqual(['02']);
   });
@@ -137,8 +147,14 @@ describe('a run, as a newcomer reads it', () => {
   });
 
   it('waits at a checkpoint without piling abort listeners on its signal', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => void vi.useRealTimers());
     const controller = new AbortController();
-    for (let i = 0; i < 30; i++) await sleep(1, controller.signal);
+    for (let i = 0; i < 30; i++) {
+      const waited = sleep(1, controller.signal);
+      vi.advanceTimersByTime(1);
+      await waited;
+    }
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     const pending = sleep(10_000, controller.signal);
     controller.abort();

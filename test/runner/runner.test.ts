@@ -10,7 +10,8 @@ import { OrchestrationStore } from '../../app/runner/store.js';
 import { runCli } from '../helpers/cli.js';
 import { git, makeRepo, SPEC_DIR, specTree, type StepPlan, worktreeOf } from '../helpers/repo.js';
 import { ROOT } from '../helpers/paths.js';
-import { fileAppears, pathAppears } from '../helpers/file-appears.js';
+import { fileAppears, fileHolds, pathAppears } from '../helpers/file-appears.js';
+import { gate } from '../helpers/gate.js';
 
 const BIN = join(ROOT, 'bin', 'harness.js');
 
@@ -36,19 +37,24 @@ function taskCommits(root: string): Map<string, number> {
 
 describe('harness run', () => {
   it('runs independent plans side by side but never two plans that write the same file', async () => {
-    const log = join(await mkdtemp(join(tmpdir(), 'harness-log-')), 'events');
-    // 01-01 and 01-02 each go on only once 01-03 has started: run side by side, it starts while
-    // the first of them runs; run one after another, that plan would wait for good.
-    const waitFor0103 = 'until grep -q "start 01-03" "$EVENTS"; do sleep 0.05; done; ';
+    const dir = await mkdtemp(join(tmpdir(), 'harness-log-'));
+    const log = join(dir, 'events');
+    // 01-01 and 01-02 each go on only once 01-03 has started (the test opens their gate when the
+    // log says so): run side by side, it starts while the first of them runs; run one after
+    // another, that plan would wait for good.
+    const started0103 = gate(join(dir, 'started-01-03'));
     const step = (id: string) =>
-      `echo "start ${id}" >> "$EVENTS"; ${id === '01-03' ? '' : waitFor0103}mkdir -p out; echo ${id} > out/${id}.txt; echo "end ${id}" >> "$EVENTS"`;
+      `echo "start ${id}" >> "$EVENTS"; ${id === '01-03' ? '' : `${started0103.wait}; `}mkdir -p out; echo ${id} > out/${id}.txt; echo "end ${id}" >> "$EVENTS"`;
     const plans: StepPlan[] = [
       { id: '01-01', files: ['out/01-01.txt', 'shared/config.json'], steps: [step('01-01')] },
       { id: '01-02', files: ['out/01-02.txt', 'shared/**'], steps: [step('01-02')] },
       { id: '01-03', files: ['out/01-03.txt'], steps: [step('01-03')] },
     ];
     const root = await makeRepo(specTree(plans));
-    const { outcome } = await run(root, { env: { EVENTS: log } });
+    const running = run(root, { env: { EVENTS: log } });
+    await fileHolds(log, (text) => text.includes('start 01-03'));
+    started0103.open(2);
+    const { outcome } = await running;
     expect(outcome.complete).toBe(true);
     const events = readFileSync(log, 'utf8').trim().split('\n');
     const span = (id: string) => [events.indexOf(`start ${id}`), events.indexOf(`end ${id}`)] as const;
@@ -98,21 +104,20 @@ describe('harness run', () => {
   });
 
   it('blocks the next phase when a phase check fails on the merged work, and runs the CLI exit 1', async () => {
+    const phaseRecorded = gate(join(await mkdtemp(join(tmpdir(), 'harness-gate-')), 'phase-01-recorded'));
     const roadmap = `---\nphases:\n  - id: "01"\n    title: Base\n    must_pass:\n      - { id: both, type: command_output, command: "cat out/01-01.txt out/01-02.txt", expect: { contains: "onetwo" } }\n  - { id: "02", title: Next }\n---\n# Roadmap\n`;
     const plans: StepPlan[] = [
       { id: '01-01', steps: ['mkdir -p out && printf one > out/01-01.txt'] },
       { id: '01-02', steps: ['mkdir -p out && printf TWO > out/01-02.txt'] },
       // 02-02 ends only once phase 01's verification is on record (failed), so 02-01 cannot start before it.
       { id: '02-01', dependsOn: ['01-01', '02-02'], steps: ['mkdir -p out && echo ok > out/02-01.txt'] },
-      {
-        id: '02-02',
-        steps: [
-          'until [ -e "$(git rev-parse --git-common-dir)/../.orchestration/SPC-007/phases/01.json" ]; do sleep 0.05; done; mkdir -p out && echo ok > out/02-02.txt',
-        ],
-      },
+      { id: '02-02', steps: [`${phaseRecorded.wait}; mkdir -p out && echo ok > out/02-02.txt`] },
     ];
     const root = await makeRepo(specTree(plans, roadmap));
-    const cli = await runCli(['run', SPEC_DIR, '--agent', 'script'], root);
+    const running = runCli(['run', SPEC_DIR, '--agent', 'script'], root);
+    await pathAppears(join(root, '.orchestration/SPC-007/phases/01.json'));
+    phaseRecorded.open();
+    const cli = await running;
     expect(cli.code).toBe(1);
     const store = new OrchestrationStore(join(root, '.orchestration/SPC-007'));
     expect((await store.readPhase('01'))?.outcome).toBe('failed');

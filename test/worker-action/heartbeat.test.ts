@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runWorker } from '../../app/worker-action/worker.js';
 import type { WorkerDeps } from '../../app/worker-action/worker-run.js';
 import { fileAppears } from '../helpers/file-appears.js';
+import { gate, type Gate } from '../helpers/gate.js';
 import { manualTicker, type ManualTicker } from '../helpers/ticker.js';
 import { issueJson, OWNER, REPO, testForge, testLog, workerRequests } from '../helpers/worker-github.js';
 import { isolateGit, workerRepo, type WorkerRepo } from '../helpers/worker-repo.js';
@@ -14,11 +15,14 @@ import { SPEC, specRepo, step, type WorkerPlan } from '../helpers/worker-spec.js
 /**
  * The job's log has the same heartbeat as a local run (engine/lifecycle/heartbeat.ts): 10 s
  * without a line while the agent or a check runs logs what runs. The step and the check wait
- * for the test's word (a file); the heartbeat's time moves only when the test moves it.
+ * for the test's word (a gate: test/helpers/gate.ts); the heartbeat's time moves only when the test moves it.
  */
 
 let restoreGit: () => void;
 let signals: string;
+/** The gates the plan's steps wait at, and its check's. */
+let work: Gate;
+let check: Gate;
 
 beforeAll(() => {
   restoreGit = isolateGit();
@@ -35,21 +39,20 @@ afterAll(() => {
   restoreGit();
 });
 
-/** Files of a repository whose plan 01-01 has steps that wait for go-work-N and a check that waits for go-N (its Nth run). */
+/** Files of a repository whose plan 01-01 has steps that say they work (working-N), then wait at `work`, and a check that says it started (checking-N), then waits at `check`. */
 function files(extra: Record<string, string> = {}): Record<string, string> {
   signals = mkdtempSync(join(tmpdir(), 'harness-heartbeat-'));
+  work = gate(join(signals, 'go-work'));
+  check = gate(join(signals, 'go-check'));
   const plan: WorkerPlan = {
     id: '01-01',
     title: 'Greeting',
     checks: ['{ id: greeting, type: file_exists, path: out/greeting.txt }', '{ id: slow, type: build_succeeds, command: "sh wait.sh" }'],
     blocks: ['Write the greeting', 'Sign it', 'Date it'].map((title, i) =>
-      step(
-        title,
-        `touch "${signals}/working-${i + 1}" && while [ ! -f "${signals}/go-work-${i + 1}" ]; do sleep 0.05; done\nmkdir -p out\necho ${title} >> out/greeting.txt`,
-      ),
+      step(title, `touch "${signals}/working-${i + 1}" && ${work.wait}\nmkdir -p out\necho ${title} >> out/greeting.txt`),
     ),
   };
-  const wait = `n=$(ls "${signals}" | grep -c '^checking-'); n=$((n+1)); touch "${signals}/checking-$n"; while [ ! -f "${signals}/go-$n" ]; do sleep 0.05; done\n`;
+  const wait = `n=$(ls "${signals}" | grep -c '^checking-'); n=$((n+1)); touch "${signals}/checking-$n"; ${check.wait}\n`;
   return specRepo([plan], { 'wait.sh': wait, ...extra });
 }
 
@@ -71,7 +74,6 @@ function deps(repo: WorkerRepo, target: WorkerDeps['inputs']['target'], ticker: 
   return { deps: d, log };
 }
 
-const go = (name: string) => writeFileSync(join(signals, name), '');
 const heartbeats = (lines: string[]) => lines.filter((l) => l.startsWith('still '));
 
 describe('the worker action: the heartbeat', () => {
@@ -91,19 +93,19 @@ describe('the worker action: the heartbeat', () => {
 
     await fileAppears(join(signals, 'working-1'));
     ticker.advance(12_000);
-    go('go-work-1');
+    work.open();
     // The second step works 6 s, then ends: the lines the log gets of it start the silence again.
     await fileAppears(join(signals, 'working-2'));
     ticker.advance(6_000);
-    go('go-work-2');
+    work.open();
     // So 6 s into the third, nothing yet; at 12 s, a line.
     await fileAppears(join(signals, 'working-3'));
     ticker.advance(6_000);
     ticker.advance(6_000);
-    go('go-work-3');
+    work.open();
     await fileAppears(join(signals, 'checking-1'));
     ticker.advance(12_000);
-    go('go-1');
+    check.open();
 
     const outcome = await running;
     expect(outcome.failure).toBeUndefined();
@@ -124,7 +126,7 @@ describe('the worker action: the heartbeat', () => {
 
     await fileAppears(join(signals, 'checking-1'));
     ticker.advance(12_000);
-    go('go-1');
+    check.open();
 
     const outcome = await running;
     expect(outcome.result).toBe('verified');

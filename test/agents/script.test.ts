@@ -11,7 +11,7 @@ import { PID_FILE } from '../../app/agents/worktree.js';
 import { commitsSince, ENVELOPE, git, makeRepo, planFrom, SPEC, testWorker } from '../helpers/agent-context.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { fileAppears, fileHolds } from '../helpers/file-appears.js';
-import { gate } from '../helpers/gate.js';
+import { gate, lifeline } from '../helpers/gate.js';
 import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, leftInOnceGone, usingContainment } from '../helpers/processes.js';
 
 const FENCE = '```';
@@ -221,6 +221,8 @@ echo a > a.txt
 ${FENCE}
 
 ${FENCE}sh step Write b slowly
+# With $LIFE, the step and what it starts hold a lifeline (test/helpers/gate.ts): the test learns when they have all ended.
+[ -z "$LIFE" ] || exec 9> "$LIFE"
 echo partial > b.txt
 echo "$$" > "$MARK"
 # Slow: it would write late.txt once let through $GATE (test/helpers/gate.ts), which the test opens only after the step is ended.
@@ -292,9 +294,14 @@ ${FENCE}
     await writeFile(planFile, INTERRUPTIBLE);
     const driver = join(FIXTURES, 'agents/run-script-agent.ts');
     const late = gate(join(logDir, '..', 'gate'));
-    const child = spawn(process.execPath, ['--import', 'tsx', driver, repo, logDir, planFile, JSON.stringify({ SLOW: '1', MARK: mark, GATE: late.path })], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const life = lifeline(join(logDir, '..', 'life'));
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', driver, repo, logDir, planFile, JSON.stringify({ SLOW: '1', MARK: mark, GATE: late.path, LIFE: life.path })],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise((r) => child.on('exit', r));
@@ -319,9 +326,10 @@ ${FENCE}
 
     const second = testWorker({ repo, logDir, plan: planFrom(INTERRUPTIBLE), resume: true, env: { MARK: mark } });
     await new ScriptAgent().run(second.context);
-    // …until the resumed worker ends it before touching the worktree (gone once the kernel has
-    // ended it: /proc sends no event, so this looks again until it is; no deadline but the test's).
-    while (alive(stepPid)) await new Promise((r) => setImmediate(r));
+    // …until the resumed worker ends it before touching the worktree: the step and its sleep have
+    // all ended once the lifeline they hold is let go.
+    await life.gone;
+    expect(alive(stepPid)).toBe(false);
     // Were it still running, the step would now write late.txt: ended, it cannot.
     late.open();
     expect(existsSync(join(repo, 'late.txt'))).toBe(false);

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { onTestFinished } from 'vitest';
 
 /**
@@ -35,6 +36,33 @@ export function gate(path: string): Gate {
       writeSync(fd, '\n'.repeat(waiters));
     },
   };
+}
+
+/**
+ * A lifeline: a named pipe that the processes a test watches hold open for writing (`hold`, run
+ * in their shell, and inherited by every process they start), so that the test learns they have
+ * all ended from the kernel: end of file on the pipe's reading end, which the test opened first.
+ * No look at /proc and no poll, though none of them is the test's child. A process that has
+ * ended but was never reaped (a zombie) holds nothing: it counts as ended, as /proc would say.
+ */
+export interface Lifeline {
+  readonly path: string;
+  /** The shell command that holds the lifeline: the shell and what it starts from then on. */
+  readonly hold: string;
+  /** Resolves once every process that held the lifeline has ended (at least one must have held it). */
+  readonly gone: Promise<void>;
+}
+
+/** A lifeline at `path` (a new named pipe), for the running test. */
+export function lifeline(path: string): Lifeline {
+  execFileSync('mkfifo', [path]);
+  // Opened for reading before any holder: its open does not wait, and end of file comes only
+  // once a holder has come and every holder has gone (not while none has come yet).
+  const socket = new Socket({ fd: openSync(path, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
+  const gone = new Promise<void>((resolve) => socket.once('end', () => resolve()));
+  socket.resume();
+  onTestFinished(() => void socket.destroy());
+  return { path, hold: `exec 9> ${shellQuote(path)}`, gone };
 }
 
 function shellQuote(s: string): string {

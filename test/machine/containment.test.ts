@@ -11,6 +11,7 @@ import { runShell } from '../../app/machine/process-run.js';
 import { localVerifyPorts } from '../../app/machine/verify-ports.js';
 import type { ExecResult } from '../../app/engine/core/verify/ports.js';
 import { fileHolds } from '../helpers/file-appears.js';
+import { gate } from '../helpers/gate.js';
 import { CONTAINER_KINDS, containmentWorks, everyLive, leavingBehind, leftIn, running, usingContainment } from '../helpers/processes.js';
 
 /**
@@ -40,11 +41,6 @@ function innerPid(pid: number): number {
     .split('\n')
     .find((l) => l.startsWith('NSpid:'))!;
   return Number(line.split(/\s+/).at(-1));
-}
-
-async function fifo(path: string): Promise<string> {
-  execFileSync('mkfifo', [path]);
-  return path;
 }
 
 /** A directory of its own: the command's working directory, which everything it starts inherits. */
@@ -146,10 +142,10 @@ describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
 
     it('a check: what it left running, out of its group, with an empty environment, ignoring SIGTERM, is gone when it ends', async () => {
       const dir = await workdir();
-      const gate = await fifo(join(dir, 'gate'));
-      const check = runShell(leaving(sleeps(1), 'read go < gate'), { cwd: dir, timeoutMs: 600_000 });
+      const go = gate(join(dir, 'gate'));
+      const check = runShell(leaving(sleeps(1), go.wait), { cwd: dir, timeoutMs: 600_000 });
       const pids = await started(dir, sleeps(1), kind);
-      await writeFile(gate, 'go\n');
+      go.open();
       const result = await check;
       expect(result).toMatchObject({ code: 0, timedOut: false });
       for (const pid of pids) expect(running(pid), `process ${pid}`).toBe(false);
@@ -208,7 +204,7 @@ describe.each(EVERY_KIND)('a command in a %s of its own', (kind) => {
       ]) {
         for (let ms = 250; ; ms *= 2) {
           const dir = await workdir();
-          await fifo(join(dir, 'never'));
+          gate(join(dir, 'never'));
           const result: ExecResult | ProcessResult = await run(dir, ms);
           expect(result.timedOut).toBe(true);
           // Whatever had started by then, before or after its exec, under any id: gone.

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 import { fileGone, fileHolds } from '../helpers/file-appears.js';
+import { lifeline } from '../helpers/gate.js';
 import { startHarnessMcp } from './mcp-client.js';
 
 /** Alive and not a zombie (a container's init may never reap one). */
@@ -16,14 +17,9 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Resolves once `what()` holds: however long a busy machine takes (the test's time-out catches a hang). */
-async function until(what: () => boolean): Promise<void> {
-  while (!what()) await new Promise((r) => setTimeout(r, 50));
-}
-
 describe('harness mcp, its runs and its end', () => {
   it('stops a run on request as Ctrl-C would: its agent ends, and the spec can be executed again at once', async () => {
-    const root = await makeRepo(specTree([{ id: '01-01', steps: ['echo $$ > "$PIDS/step"; sleep 60; mkdir -p out && echo done > out/01-01.txt'] }]));
+    const root = await makeRepo(specTree([{ id: '01-01', steps: ['echo $$ > "$PIDS/step"; sleep 600; mkdir -p out && echo done > out/01-01.txt'] }]));
     const pids = join(root, '.pids');
     const mcp = await startHarnessMcp(root, { PIDS: pids });
     try {
@@ -43,15 +39,17 @@ describe('harness mcp, its runs and its end', () => {
   });
 
   it('stops the runs it started when the client goes away, leaving no agent behind', async () => {
-    const root = await makeRepo(specTree([{ id: '01-01', steps: ['echo $$ > "$PIDS/step"; sleep 60'] }]));
+    // The step and its sleep hold a lifeline (test/helpers/gate.ts): the test learns from the kernel when both have ended.
+    const life = lifeline(join(await tempDir('harness-life-'), 'step'));
+    const root = await makeRepo(specTree([{ id: '01-01', steps: [`${life.hold}; echo $$ > "$PIDS/step"; sleep 600`] }]));
     const pids = join(root, '.pids');
     await import('node:fs/promises').then((fs) => fs.mkdir(pids));
     const mcp = await startHarnessMcp(root, { PIDS: pids });
     await mcp.call('harness_execute', { spec: 'SPC-007', agent: 'script' });
-    const step = Number(await fileHolds(join(pids, 'step'), (text) => text.trim() !== ''));
+    await fileHolds(join(pids, 'step'), (text) => text.trim() !== '');
     expect(existsSync(join(root, '.orchestration/SPC-007/run.lock'))).toBe(true);
     await mcp.close();
-    await until(() => !alive(step));
+    await life.gone;
     // The run itself ended cleanly, releasing its lock; its plan's state is kept for the next run to resume, and shown as stopped.
     await fileGone(join(root, '.orchestration/SPC-007/run.lock'));
     const status = JSON.parse((await runCli(['status', SPEC_DIR, '--json'], root)).stdout) as { plans: { id: string; state: string }[] };

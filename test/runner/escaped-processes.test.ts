@@ -9,7 +9,7 @@ import { runSpec } from '../../app/runner/runner.js';
 import { ROOT } from '../helpers/paths.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 import { fileAppears } from '../helpers/file-appears.js';
-import { gate } from '../helpers/gate.js';
+import { gate, lifeline } from '../helpers/gate.js';
 import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftInRun, usingContainment } from '../helpers/processes.js';
 
 /**
@@ -37,7 +37,11 @@ function alive(command: string): number[] {
     .map(Number);
 }
 
-/** Resolves once `done()` holds; the test's time-out catches a process that never ends. */
+/**
+ * Resolves once `done()` holds, looked at again every 20 ms: only for what /proc alone shows (a
+ * process that has exec'd its program: the kernel gives no event for it). A process's end is a
+ * lifeline's (test/helpers/gate.ts). The test's time-out catches one that never comes.
+ */
 async function until(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((r) => setTimeout(r, 20));
 }
@@ -46,8 +50,11 @@ describe('a background process an agent leaves', () => {
   it('out of its group with setsid, holding stdout: the step still ends, the process is killed, and the step log says so', async () => {
     // The step waits until the escaped process has left the group, then ends: the escaped process
     // lets it through the gate (test/helpers/gate.ts) by writing its pid there.
-    const escaped = gate(join(await mkdtemp(join(tmpdir(), 'harness-escaped-')), 'pid'));
-    const step = `setsid sh -c 'echo $$ > "$ESCAPED"; exec sleep 301.25' &\n${escaped.wait}\nmkdir -p out && echo done > out/01-01.txt`;
+    // It holds a lifeline (test/helpers/gate.ts): the test learns from the kernel when it has ended.
+    const dir = await mkdtemp(join(tmpdir(), 'harness-escaped-'));
+    const escaped = gate(join(dir, 'pid'));
+    const life = lifeline(join(dir, 'life'));
+    const step = `setsid sh -c 'exec 9> "$LIFE"; echo $$ > "$ESCAPED"; exec sleep 301.25' &\n${escaped.wait}\nmkdir -p out && echo done > out/01-01.txt`;
     const root = await makeRepo(specTree([{ id: '01-01', steps: [step] }]));
     const outcome = await runSpec({
       specDir: join(root, SPEC_DIR),
@@ -56,12 +63,13 @@ describe('a background process an agent leaves', () => {
       agent: 'script',
       reporter: new RecordingReporter(),
       pollMs: 25,
-      env: { ESCAPED: escaped.path },
+      env: { ESCAPED: escaped.path, LIFE: life.path },
     });
 
     expect(outcome.complete).toBe(true);
     // Killed: gone as soon as the kernel has ended it (a busy machine takes longer; a miss never ends).
-    await until(() => alive('sleep 301.25').length === 0);
+    await life.gone;
+    expect(alive('sleep 301.25')).toEqual([]);
     const logs = join(root, '.orchestration/SPC-007/sessions/01-01/logs');
     const text = readdirSync(logs, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
@@ -73,9 +81,12 @@ describe('a background process an agent leaves', () => {
 
 describe('what a check started when the run was killed', () => {
   it('is stopped by the next run, in the group and out of it', async () => {
-    const mark = join(await mkdtemp(join(tmpdir(), 'harness-mark-')), 'check-started');
-    // The check starts a server of its own (out of its group) and one in it, then hangs until the run is killed; run again, it passes.
-    const check = `if [ -e "$MARK" ]; then echo "# pass 1"; exit 0; fi\nsetsid sh -c 'exec sleep 302.5' > /dev/null 2>&1 &\nsleep 303.5 &\ntouch "$MARK"\nwait\n`;
+    const dir = await mkdtemp(join(tmpdir(), 'harness-mark-'));
+    const mark = join(dir, 'check-started');
+    // The check starts a server of its own (out of its group) and one in it, then hangs until the
+    // run is killed; run again, it passes. The first run's check and both servers hold a lifeline.
+    const life = lifeline(join(dir, 'life'));
+    const check = `if [ -e "$MARK" ]; then echo "# pass 1"; exit 0; fi\nexec 9> "$LIFE"\nsetsid sh -c 'exec sleep 302.5' > /dev/null 2>&1 &\nsleep 303.5 &\ntouch "$MARK"\nwait\n`;
     const root = await makeRepo({
       ...specTree([
         {
@@ -86,7 +97,11 @@ describe('what a check started when the run was killed', () => {
       ]),
       'check.sh': check,
     });
-    const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], { cwd: root, env: { ...process.env, MARK: mark }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [BIN, 'run', SPEC_DIR, '--agent', 'script'], {
+      cwd: root,
+      env: { ...process.env, MARK: mark, LIFE: life.path },
+      stdio: 'ignore',
+    });
     await fileAppears(mark);
     // Killed as soon as the check has begun, whether or not the run has written its group's id
     // yet: the record under the check's tag was written before the check started.
@@ -104,7 +119,8 @@ describe('what a check started when the run was killed', () => {
     const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter, pollMs: 25, env: { MARK: mark } });
 
     expect(outcome.complete).toBe(true);
-    await until(() => alive('sleep 302.5').length === 0 && alive('sleep 303.5').length === 0);
+    await life.gone;
+    expect([...alive('sleep 302.5'), ...alive('sleep 303.5')]).toEqual([]);
     expect(JSON.stringify(reporter)).toMatch(/stopped check process (group \d+|\d+ \(sleep 30[23]\.5\)), left running by a run that was killed/);
   });
 });

@@ -17,6 +17,7 @@ import { localVerifyPorts, type LocalVerifyPorts } from '../../../../app/machine
 import { specFiles } from '../../../helpers/spec.js';
 import { addServer, check, tempRepo } from '../../../fixtures/verify/repo.js';
 import { ROOT } from '../../../helpers/paths.js';
+import { lifeline } from '../../../helpers/gate.js';
 
 /** One checkout shared by the check-level tests: real files, real processes. */
 const GOOD_MODULE = `import { hash } from './crypto.js';
@@ -202,23 +203,23 @@ describe('command_output, build_succeeds, tests_pass', () => {
   });
 
   it('a hanging command times out and its whole process group is killed', async () => {
-    const pidFile = join(mkdtempSync(join(tmpdir(), 'harness-hang-')), 'bg.pid');
+    const life = lifeline(join(mkdtempSync(join(tmpdir(), 'harness-hang-')), 'life'));
     const r = await run(
-      check({ id: 'h', type: 'command_output', command: `sleep 600 & echo $! > ${pidFile}; echo started; sleep 600`, timeout_seconds: 1, expect: {} }),
+      check({ id: 'h', type: 'command_output', command: `${life.hold}; sleep 600 & echo started; sleep 600`, timeout_seconds: 1, expect: {} }),
     );
     expect(r.status).toBe('fail');
     expect(r.evidence).toMatch(/^timed out after 1(\.\d)? s and was killed, expected exit 0; output ends:\nstarted$/);
-    // Its background child, in its group, was killed with it: the check waited for neither sleep.
-    await until(() => !running(Number(readFileSync(pidFile, 'utf8'))));
+    // Its background child, in its group, was killed with it (the lifeline's holders all ended): the check waited for neither sleep.
+    await life.gone;
   });
 
   it('a command that exits but leaves a child holding its output does not hang the check', async () => {
-    const pidFile = join(mkdtempSync(join(tmpdir(), 'harness-hold-')), 'bg.pid');
-    const r = await run(check({ id: 'bg', type: 'build_succeeds', command: `(sleep 600 & echo $! > ${pidFile}) ; echo done` }));
+    const life = lifeline(join(mkdtempSync(join(tmpdir(), 'harness-hold-')), 'life'));
+    const r = await run(check({ id: 'bg', type: 'build_succeeds', command: `${life.hold}; (sleep 600 &) ; echo done` }));
     expect(r).toMatchObject({ status: 'pass', evidence: 'exit 0; output ends:\ndone' });
-    // The check ended, and ended the child with the command's group: it could not have
-    // waited for a ten-minute sleep to finish by itself.
-    await until(() => !running(Number(readFileSync(pidFile, 'utf8'))));
+    // The check ended, and ended the child with the command's group (the lifeline's holders all
+    // ended): it could not have waited for a ten-minute sleep to finish by itself.
+    await life.gone;
   });
 
   it('keeps only the tail of a large output', async () => {
@@ -512,21 +513,6 @@ async function refused(url: string): Promise<boolean> {
   } catch {
     return true;
   }
-}
-
-/** Alive and not a zombie (a container's init may never reap one). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
-  } catch {
-    return false;
-  }
-}
-
-/** Resolves once `done()` holds: a kill takes effect soon, but not by a deadline this test could know. */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((r) => setTimeout(r, 10));
 }
 
 /** Is the server whose pid the fixture wrote still running? A zombie (reaped by no one in a container) is not. */

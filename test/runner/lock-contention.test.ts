@@ -16,33 +16,38 @@ function deadPid(): number {
   return Number(child.stdout);
 }
 
-/** Says "ready", waits for `go`, tries the lock, says what it got; the holder keeps it until `release` exists. */
+/** Says "ready", waits for its input's first line (go), tries the lock, says what it got; the holder keeps it until the second (release). */
 const CONTENDER = `
-import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { acquireRunLock } from ${JSON.stringify(join(ROOT, 'app/runner/lock.ts'))};
-const [dir, go, release] = process.argv.slice(2);
-const until = async (path) => { while (!existsSync(path)) await new Promise((r) => setTimeout(r, 2)); };
+const [dir] = process.argv.slice(2);
+const input = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 process.stdout.write('ready\\n');
-await until(go);
+await input.next();
 try {
   const free = await acquireRunLock(dir);
   process.stdout.write('got\\n');
-  await until(release);
+  await input.next();
   await free();
 } catch (e) {
   process.stdout.write((e as Error).constructor.name + '\\n');
 }
+process.stdin.destroy();
 `;
 
 interface Contender {
   lines: string[];
   /** Resolves once the contender has written `n` lines. */
   said(n: number): Promise<void>;
+  /** Writes a line to its input: the word it waits for. */
+  tell(line: string): void;
   exited: Promise<void>;
 }
 
-function contender(script: string, dir: string, go: string, release: string): Contender {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, dir, go, release], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+function contender(script: string, dir: string): Contender {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, dir], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  // A contender that lost has stopped reading: a word written after that is not for it.
+  child.stdin.on('error', () => undefined);
   const lines: string[] = [];
   let buffer = '';
   const waiting: { n: number; resolve: () => void }[] = [];
@@ -65,6 +70,7 @@ function contender(script: string, dir: string, go: string, release: string): Co
               if (lines.length < n) throw new Error(`a contender exited after saying only ${JSON.stringify(lines)}`);
             }),
           ]),
+    tell: (line) => void child.stdin.write(`${line}\n`),
     exited,
   };
 }
@@ -76,14 +82,12 @@ describe('the run lock', () => {
     writeFileSync(script, CONTENDER);
     for (let trial = 0; trial < 3; trial++) {
       writeFileSync(join(dir, 'run.lock'), String(deadPid()));
-      const go = join(dir, `go-${trial}`);
-      const release = join(dir, `release-${trial}`);
-      const contenders = Array.from({ length: 12 }, () => contender(script, dir, go, release));
+      const contenders = Array.from({ length: 12 }, () => contender(script, dir));
       await Promise.all(contenders.map((c) => c.said(1)));
-      writeFileSync(go, '');
+      for (const c of contenders) c.tell('go');
       await Promise.all(contenders.map((c) => c.said(2)));
       const results = contenders.map((c) => c.lines[1]);
-      writeFileSync(release, '');
+      for (const c of contenders) c.tell('release');
       await Promise.all(contenders.map((c) => c.exited));
       expect(
         results.filter((r) => r === 'got'),

@@ -219,16 +219,19 @@ interface Ran {
   error?: string;
 }
 
-/** git started as a child process without a shell, fed `input` (or nothing) and read to its end. */
+/**
+ * git started as a child process without a shell, fed `input` (or, without it, /dev/null: one
+ * pipe fewer to make for most commands) and read to its end.
+ */
 function runGit(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, input: string | undefined): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let failed: Error | undefined;
     let inputLost: Error | undefined;
-    child.stdout.on('data', (d: Buffer) => stdout.push(d));
-    child.stderr.on('data', (d: Buffer) => stderr.push(d));
+    child.stdout!.on('data', (d: Buffer) => stdout.push(d));
+    child.stderr!.on('data', (d: Buffer) => stderr.push(d));
     // A git that could not start (no git on PATH, no such directory): 'close' follows.
     child.on('error', (e) => (failed = e));
     child.on('close', (code) => {
@@ -237,10 +240,10 @@ function runGit(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, in
       else resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
     });
     // A git that exits before reading its input closes the pipe (EPIPE): its exit code says how it went.
-    child.stdin.on('error', (e: NodeJS.ErrnoException) => {
+    child.stdin?.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EPIPE') inputLost = e;
     });
-    child.stdin.end(input ?? '');
+    child.stdin?.end(input);
   });
 }
 

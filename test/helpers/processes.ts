@@ -44,6 +44,29 @@ export interface LiveProcess {
   cwd?: string;
 }
 
+/** The ids of the live processes whose command line is exactly `command`. */
+export function runningCommand(command: string): number[] {
+  return everyLive()
+    .filter((p) => p.command === command)
+    .map((p) => p.pid);
+}
+
+/**
+ * Resolves with the ids of the processes running exactly `command` once one runs each of
+ * `commands`, and fails if more than one does: the kernel sends no event when a process execs,
+ * so /proc is read again every 20 ms until they do (the only poll the tests keep; a process's
+ * end is a lifeline's, test/helpers/gate.ts). The test's time-out catches one that never comes.
+ */
+export async function whenRunning(...commands: string[]): Promise<number[]> {
+  for (;;) {
+    const found = commands.map(runningCommand);
+    const twice = commands.find((c, i) => found[i]!.length > 1);
+    if (twice !== undefined) throw new Error(`more than one process runs ${twice}: ${found[commands.indexOf(twice)]!.join(', ')}`);
+    if (found.every((f) => f.length === 1)) return found.map((f) => f[0]!);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** Every live process of this machine, with its command line and working directory (where this process may read it). */
 export function everyLive(): LiveProcess[] {
   const found: LiveProcess[] = [];

@@ -12,7 +12,7 @@ import { localVerifyPorts } from '../../app/machine/verify-ports.js';
 import type { ExecResult } from '../../app/engine/core/verify/ports.js';
 import { fileHolds } from '../helpers/file-appears.js';
 import { gate } from '../helpers/gate.js';
-import { CONTAINER_KINDS, containmentWorks, everyLive, leavingBehind, leftIn, running, usingContainment } from '../helpers/processes.js';
+import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, running, usingContainment, whenRunning } from '../helpers/processes.js';
 
 /**
  * Each agent and each check runs in a container of processes the kernel keeps (a cgroup of its
@@ -20,20 +20,6 @@ import { CONTAINER_KINDS, containmentWorks, everyLive, leavingBehind, leftIn, ru
  * with it whatever it does to its environment (issue 36), while the command itself sees what it
  * saw before: its cwd, environment, streams, exit code and signal.
  */
-
-/**
- * The id on this machine of the one live process running exactly `command`, once it runs: the
- * kernel sends no event when a process execs, so /proc is read again until it does; the test's
- * time-out catches one that never comes.
- */
-async function pidOf(command: string): Promise<number> {
-  for (;;) {
-    const found = everyLive().filter((p) => p.command === command);
-    if (found.length === 1) return found[0]!.pid;
-    if (found.length > 1) throw new Error(`more than one process runs ${command}: ${found.map((p) => p.pid).join(', ')}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** The process's id in its own PID namespace (the last of /proc/<pid>/status NSpid). */
 function innerPid(pid: number): number {
@@ -73,7 +59,7 @@ async function started(dir: string, n: string, kind: ContainmentKind): Promise<n
   const pids: number[] = [];
   for (const i of LEFT) {
     const written = Number((await fileHolds(join(dir, `p${i}`), (t) => /^\d+\n$/.test(t))).trim());
-    const pid = await pidOf(`sleep ${n}${i}`);
+    const [pid] = await whenRunning(`sleep ${n}${i}`);
     // In a PID namespace, a process knows itself by its id there; elsewhere, by its id here.
     expect(kind === 'pidns' ? innerPid(pid) : pid).toBe(written);
     if (kind === 'cgroup') expect(readFileSync(`/proc/${pid}/cgroup`, 'utf8')).toMatch(/^0::.*\/harness-[0-9a-f-]{36}$/m);

@@ -10,7 +10,7 @@ import { ROOT } from '../helpers/paths.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 import { fileAppears } from '../helpers/file-appears.js';
 import { gate, lifeline } from '../helpers/gate.js';
-import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftInRun, usingContainment } from '../helpers/processes.js';
+import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftInRun, runningCommand, usingContainment, whenRunning } from '../helpers/processes.js';
 
 /**
  * No process an agent or a check starts outlives its plan (issue 24, 4; issue 36), on real git
@@ -21,30 +21,6 @@ import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftInRun, usingConta
  */
 
 const BIN = join(ROOT, 'bin', 'harness.js');
-
-/** Live processes whose command line is exactly `command` (zombies aside). */
-function alive(command: string): number[] {
-  return readdirSync('/proc')
-    .filter((e) => /^\d+$/.test(e))
-    .filter((pid) => {
-      try {
-        const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
-        return state !== 'Z' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() === command;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-/**
- * Resolves once `done()` holds, looked at again every 20 ms: only for what /proc alone shows (a
- * process that has exec'd its program: the kernel gives no event for it). A process's end is a
- * lifeline's (test/helpers/gate.ts). The test's time-out catches one that never comes.
- */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((r) => setTimeout(r, 20));
-}
 
 describe('a background process an agent leaves', () => {
   it('out of its group with setsid, holding stdout: the step still ends, the process is killed, and the step log says so', async () => {
@@ -69,7 +45,7 @@ describe('a background process an agent leaves', () => {
     expect(outcome.complete).toBe(true);
     // Killed: gone as soon as the kernel has ended it (a busy machine takes longer; a miss never ends).
     await life.gone;
-    expect(alive('sleep 301.25')).toEqual([]);
+    expect(runningCommand('sleep 301.25')).toEqual([]);
     const logs = join(root, '.orchestration/SPC-007/sessions/01-01/logs');
     const text = readdirSync(logs, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
@@ -109,18 +85,18 @@ describe('what a check started when the run was killed', () => {
     // (Its group id may be on its way in: a `.tmp` renamed over the record.)
     expect(existsSync(registry) && readdirSync(registry).filter((f) => !f.endsWith('.tmp')).length).toBe(1);
     // Both servers started (the background ones may still be on their way to exec when the mark appears).
-    await until(() => alive('sleep 302.5').length === 1 && alive('sleep 303.5').length === 1);
+    await whenRunning('sleep 302.5', 'sleep 303.5');
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
-    expect(alive('sleep 302.5')).toHaveLength(1);
-    expect(alive('sleep 303.5')).toHaveLength(1);
+    expect(runningCommand('sleep 302.5')).toHaveLength(1);
+    expect(runningCommand('sleep 303.5')).toHaveLength(1);
 
     const reporter = new RecordingReporter();
     const outcome = await runSpec({ specDir: join(root, SPEC_DIR), specArg: SPEC_DIR, slots: 1, agent: 'script', reporter, pollMs: 25, env: { MARK: mark } });
 
     expect(outcome.complete).toBe(true);
     await life.gone;
-    expect([...alive('sleep 302.5'), ...alive('sleep 303.5')]).toEqual([]);
+    expect([...runningCommand('sleep 302.5'), ...runningCommand('sleep 303.5')]).toEqual([]);
     expect(JSON.stringify(reporter)).toMatch(/stopped check process (group \d+|\d+ \(sleep 30[23]\.5\)), left running by a run that was killed/);
   });
 });
@@ -160,7 +136,7 @@ describe.each(CONTAINER_KINDS)('in a %s of its own, what a step and a check leav
       // All four of each had started, and nothing the step or the check started runs on: under any id, before or after its exec.
       for (const dir of [step, check]) for (const i of [1, 2, 3, 4]) expect(existsSync(join(dir, `p${i}`)), `${dir}/p${i}`).toBe(true);
       expect(leftInRun(root)).toEqual([]);
-      for (const [m, i] of n.flatMap((m) => [1, 2, 3, 4].map((i) => [m, i] as const))) expect(alive(`sleep ${m}${i}`), `sleep ${m}${i}`).toEqual([]);
+      for (const [m, i] of n.flatMap((m) => [1, 2, 3, 4].map((i) => [m, i] as const))) expect(runningCommand(`sleep ${m}${i}`), `sleep ${m}${i}`).toEqual([]);
       const logs = join(root, '.orchestration/SPC-007/sessions/01-01/logs');
       const text = readdirSync(logs, { recursive: true, withFileTypes: true })
         .filter((e) => e.isFile())

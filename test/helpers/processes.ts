@@ -54,8 +54,8 @@ export function runningCommand(command: string): number[] {
 /**
  * Resolves with the ids of the processes running exactly `command` once one runs each of
  * `commands`, and fails if more than one does: the kernel sends no event when a process execs,
- * so /proc is read again every 20 ms until they do (the only poll the tests keep; a process's
- * end is a lifeline's, test/helpers/gate.ts). The test's time-out catches one that never comes.
+ * so /proc is read again every 20 ms until they do (a process's end, by contrast, is a
+ * lifeline's: test/helpers/gate.ts). The test's time-out catches one that never comes.
  */
 export async function whenRunning(...commands: string[]): Promise<number[]> {
   for (;;) {

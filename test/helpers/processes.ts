@@ -106,16 +106,20 @@ export function leftInRun(root: string): LiveProcess[] {
  * (as it knows it) to `<dir>/p<i>`: out of the group with an empty environment (setsid env -i),
  * a double fork with an empty environment and out of the session (a daemon), out of the group
  * ignoring SIGTERM, in the group ignoring SIGTERM. The script goes on once all four have
- * written and are sleeping (not a fork on the way to it), as their command lines say: /proc is
- * the script's own, in a PID namespace too.
+ * written and are sleeping (not a fork on the way to it). The two that write from a shell of
+ * their own say so on a named pipe the script holds open both ways (descriptor 7: their lines
+ * wait in it until it reads them, blocked in the kernel); that they sleep, their command lines
+ * say, read from /proc until they do (the script's own /proc, in a PID namespace too): the
+ * kernel sends no event when a process execs.
  */
 export function leavingBehind(n: string, dir: string): string {
   return [
-    `setsid env -i sh -c 'sleep ${n}1 & echo $! > ${dir}/p1' &`,
-    `env -i sh -c '(setsid sleep ${n}2 & echo $! > ${dir}/p2) &' &`,
+    `mkfifo ${dir}/written && exec 7<> ${dir}/written`,
+    `setsid env -i sh -c 'sleep ${n}1 & echo $! > ${dir}/p1; echo >&7' &`,
+    `env -i sh -c '(setsid sleep ${n}2 & echo $! > ${dir}/p2; echo >&7) &' &`,
     `setsid sh -c 'trap "" TERM; exec sleep ${n}3' & echo $! > ${dir}/p3`,
     `sh -c 'trap "" TERM; exec sleep ${n}4' & echo $! > ${dir}/p4`,
-    `while [ ! -s ${dir}/p1 ] || [ ! -s ${dir}/p2 ]; do :; done`,
+    'read -r written <&7 && read -r written <&7 && exec 7>&-',
     ...[1, 2, 3, 4].map((i) => `while [ "$(tr '\\0' ' ' < /proc/$(cat ${dir}/p${i})/cmdline)" != "sleep ${n}${i} " ]; do :; done`),
   ].join('\n');
 }

@@ -231,8 +231,9 @@ describe('where no container can be made', () => {
     );
     // What keeps its environment is still found by its tag, in its group or out of it, SIGTERM or not.
     const dir = await workdir();
-    // It writes its id once it has left the group; the check waits for that.
-    const result = await runShell(`setsid sh -c 'trap "" TERM; echo $$ > p1; exec sleep 4105.1' &\nwhile [ ! -s p1 ]; do :; done`, {
+    // It says its id at a gate once it has left the group; the check waits there, then writes it down.
+    gate(join(dir, 'left'));
+    const result = await runShell(`setsid sh -c 'trap "" TERM; echo $$ > left; exec sleep 4105.1' &\nread -r p < left && echo "$p" > p1`, {
       cwd: dir,
       timeoutMs: 600_000,
     });

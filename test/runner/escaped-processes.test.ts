@@ -164,9 +164,12 @@ describe('where no container can be made', () => {
     await chmod(join(bin, 'unshare'), 0o755);
     process.env.PATH = `${bin}:${path}`;
     restore = usingContainment('pidns');
-    // Each step waits until what it leaves has left its group (and written so).
-    const step = (id: string) =>
-      `setsid sh -c 'trap "" TERM; echo $$ > left; exec sleep 5301.${id.at(-1)}' &\nwhile [ ! -s left ]; do :; done\nrm left\nmkdir -p out && echo done > out/${id}.txt`;
+    // Each step waits until what it leaves has left its group: it says so at the step's gate.
+    const gates = await mkdtemp(join(tmpdir(), 'harness-left-'));
+    const step = (id: string) => {
+      const left = gate(join(gates, id));
+      return `setsid sh -c 'trap "" TERM; echo $$ > "${left.path}"; exec sleep 5301.${id.at(-1)}' &\n${left.wait}\nmkdir -p out && echo done > out/${id}.txt`;
+    };
     const root = await makeRepo(
       specTree([
         { id: '01-01', steps: [step('01-01')] },

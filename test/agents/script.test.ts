@@ -12,7 +12,7 @@ import { commitsSince, ENVELOPE, git, makeRepo, planFrom, SPEC, testWorker } fro
 import { FIXTURES } from '../helpers/paths.js';
 import { fileAppears, fileHolds } from '../helpers/file-appears.js';
 import { gate, lifeline } from '../helpers/gate.js';
-import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, leftInOnceGone, usingContainment } from '../helpers/processes.js';
+import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, leftInOnceGone, untilRunningAs, usingContainment } from '../helpers/processes.js';
 
 const FENCE = '```';
 
@@ -570,7 +570,7 @@ describe.each(CONTAINER_KINDS)('a step in a %s of its own', (kind) => {
       const n = kind === 'cgroup' ? '5501.' : '5502.';
       const planFile = join(logDir, '..', 'PLAN.md');
       // Ready only once its own sleep runs as itself (after its exec), as leavingBehind waits for the others': nothing is still starting when the worker is killed.
-      const waitFor9 = `sleep ${n}9 & p9=$!\nwhile [ "$(tr '\\0' ' ' < /proc/$p9/cmdline)" != "sleep ${n}9 " ]; do :; done`;
+      const waitFor9 = `sleep ${n}9 & p9=$!\n${untilRunningAs('$p9', `sleep ${n}9`)}`;
       await writeFile(planFile, plan(`${FENCE}sh step Leave and wait\n${leavingBehind(n, marks)}\n${waitFor9}\necho ready > ${marks}/ready\nwait\n${FENCE}`));
       const driver = spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, 'agents/run-script-agent.ts'), repo, logDir, planFile, '{}'], {
         stdio: ['ignore', 'ignore', 'inherit'],

@@ -52,19 +52,12 @@ export function runningCommand(command: string): number[] {
 }
 
 /**
- * Resolves with the ids of the processes running exactly `command` once one runs each of
- * `commands`, and fails if more than one does: the kernel sends no event when a process execs,
- * so /proc is read again every 20 ms until they do (a process's end, by contrast, is a
- * lifeline's: test/helpers/gate.ts). The test's time-out catches one that never comes.
+ * A script's line that waits until the process whose id `pid` (a shell word: `$p`, `$(cat f)`)
+ * names runs exactly `command`, after its exec: the kernel sends no event when a process execs,
+ * so the script reads its /proc again until it does (its own /proc, in a PID namespace too).
  */
-export async function whenRunning(...commands: string[]): Promise<number[]> {
-  for (;;) {
-    const found = commands.map(runningCommand);
-    const twice = commands.find((c, i) => found[i]!.length > 1);
-    if (twice !== undefined) throw new Error(`more than one process runs ${twice}: ${found[commands.indexOf(twice)]!.join(', ')}`);
-    if (found.every((f) => f.length === 1)) return found.map((f) => f[0]!);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+export function untilRunningAs(pid: string, command: string): string {
+  return `while [ "$(tr '\\0' ' ' < /proc/${pid}/cmdline)" != "${command} " ]; do :; done`;
 }
 
 /** Every live process of this machine, with its command line and working directory (where this process may read it). */
@@ -106,11 +99,10 @@ export function leftInRun(root: string): LiveProcess[] {
  * (as it knows it) to `<dir>/p<i>`: out of the group with an empty environment (setsid env -i),
  * a double fork with an empty environment and out of the session (a daemon), out of the group
  * ignoring SIGTERM, in the group ignoring SIGTERM. The script goes on once all four have
- * written and are sleeping (not a fork on the way to it). The two that write from a shell of
- * their own say so on a named pipe the script holds open both ways (descriptor 7: their lines
- * wait in it until it reads them, blocked in the kernel); that they sleep, their command lines
- * say, read from /proc until they do (the script's own /proc, in a PID namespace too): the
- * kernel sends no event when a process execs.
+ * written and are sleeping (not a fork on the way to it), and says so in `<dir>/sleeping`. The
+ * two that write from a shell of their own say so on a named pipe the script holds open both
+ * ways (descriptor 7: their lines wait in it until it reads them, blocked in the kernel); that
+ * they sleep, their command lines say (untilRunningAs).
  */
 export function leavingBehind(n: string, dir: string): string {
   return [
@@ -120,7 +112,8 @@ export function leavingBehind(n: string, dir: string): string {
     `setsid sh -c 'trap "" TERM; exec sleep ${n}3' & echo $! > ${dir}/p3`,
     `sh -c 'trap "" TERM; exec sleep ${n}4' & echo $! > ${dir}/p4`,
     'read -r written <&7 && read -r written <&7 && exec 7>&-',
-    ...[1, 2, 3, 4].map((i) => `while [ "$(tr '\\0' ' ' < /proc/$(cat ${dir}/p${i})/cmdline)" != "sleep ${n}${i} " ]; do :; done`),
+    ...[1, 2, 3, 4].map((i) => untilRunningAs(`$(cat ${dir}/p${i})`, `sleep ${n}${i}`)),
+    `: > ${dir}/sleeping`,
   ].join('\n');
 }
 

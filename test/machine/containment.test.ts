@@ -10,9 +10,9 @@ import { PROCESS_TAG } from '../../app/machine/process-group.js';
 import { runShell } from '../../app/machine/process-run.js';
 import { localVerifyPorts } from '../../app/machine/verify-ports.js';
 import type { ExecResult } from '../../app/engine/core/verify/ports.js';
-import { fileHolds } from '../helpers/file-appears.js';
+import { fileAppears } from '../helpers/file-appears.js';
 import { gate } from '../helpers/gate.js';
-import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, running, usingContainment, whenRunning } from '../helpers/processes.js';
+import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftIn, running, runningCommand, usingContainment } from '../helpers/processes.js';
 
 /**
  * Each agent and each check runs in a container of processes the kernel keeps (a cgroup of its
@@ -35,31 +35,28 @@ async function workdir(): Promise<string> {
 }
 
 /**
- * A command that leaves four processes behind, each a `sleep <n><i>` that wrote its id (as it
- * knows it) to p<i> in the working directory, then does `rest`:
+ * A command that leaves four processes behind (leavingBehind, in the working directory: each a
+ * `sleep <n><i>` that wrote its id, as it knows it, to p<i>), then does `rest`:
  * 1. out of its group and session with an empty environment (`setsid env -i`): no tag;
  * 2. a double fork with an empty environment, out of the session too (a daemon): no tag, no parent;
  * 3. out of its group, ignoring SIGTERM;
  * 4. in its group, ignoring SIGTERM.
  */
 function leaving(n: string, rest: string): string {
-  return [
-    `setsid env -i sh -c 'sleep ${n}1 & echo $! > p1' &`,
-    `env -i sh -c '(setsid sleep ${n}2 & echo $! > p2) &' &`,
-    `setsid sh -c 'trap "" TERM; exec sleep ${n}3' & echo $! > p3`,
-    `sh -c 'trap "" TERM; exec sleep ${n}4' & echo $! > p4`,
-    rest,
-  ].join('\n');
+  return `${leavingBehind(n, '.')}\n${rest}`;
 }
 
 const LEFT = [1, 2, 3, 4];
 
-/** Resolves once each of the four has written its id, with each one's id on this machine (checked against the id it wrote). */
+/** Resolves once the four are sleeping (the script says so: leavingBehind), with each one's id on this machine (checked against the id it wrote). */
 async function started(dir: string, n: string, kind: ContainmentKind): Promise<number[]> {
+  await fileAppears(join(dir, 'sleeping'));
   const pids: number[] = [];
   for (const i of LEFT) {
-    const written = Number((await fileHolds(join(dir, `p${i}`), (t) => /^\d+\n$/.test(t))).trim());
-    const [pid] = await whenRunning(`sleep ${n}${i}`);
+    const written = Number(readFileSync(join(dir, `p${i}`), 'utf8').trim());
+    const found = runningCommand(`sleep ${n}${i}`);
+    expect(found, `sleep ${n}${i}`).toHaveLength(1);
+    const pid = found[0]!;
     // In a PID namespace, a process knows itself by its id there; elsewhere, by its id here.
     expect(kind === 'pidns' ? innerPid(pid) : pid).toBe(written);
     if (kind === 'cgroup') expect(readFileSync(`/proc/${pid}/cgroup`, 'utf8')).toMatch(/^0::.*\/harness-[0-9a-f-]{36}$/m);

@@ -10,7 +10,7 @@ import { ROOT } from '../helpers/paths.js';
 import { makeRepo, SPEC_DIR, specTree } from '../helpers/repo.js';
 import { fileAppears } from '../helpers/file-appears.js';
 import { gate, lifeline } from '../helpers/gate.js';
-import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftInRun, runningCommand, usingContainment, whenRunning } from '../helpers/processes.js';
+import { CONTAINER_KINDS, containmentWorks, leavingBehind, leftInRun, runningCommand, untilRunningAs, usingContainment } from '../helpers/processes.js';
 
 /**
  * No process an agent or a check starts outlives its plan (issue 24, 4; issue 36), on real git
@@ -61,8 +61,9 @@ describe('what a check started when the run was killed', () => {
     const mark = join(dir, 'check-started');
     // The check starts a server of its own (out of its group) and one in it, then hangs until the
     // run is killed; run again, it passes. The first run's check and both servers hold a lifeline.
+    // It writes the mark once both servers run their sleep (after their exec).
     const life = lifeline(join(dir, 'life'));
-    const check = `if [ -e "$MARK" ]; then echo "# pass 1"; exit 0; fi\nexec 9> "$LIFE"\nsetsid sh -c 'exec sleep 302.5' > /dev/null 2>&1 &\nsleep 303.5 &\ntouch "$MARK"\nwait\n`;
+    const check = `if [ -e "$MARK" ]; then echo "# pass 1"; exit 0; fi\nexec 9> "$LIFE"\nsetsid sh -c 'exec sleep 302.5' > /dev/null 2>&1 &\nout_of_group=$!\nsleep 303.5 &\nin_group=$!\n${untilRunningAs('$out_of_group', 'sleep 302.5')}\n${untilRunningAs('$in_group', 'sleep 303.5')}\ntouch "$MARK"\nwait\n`;
     const root = await makeRepo({
       ...specTree([
         {
@@ -84,8 +85,6 @@ describe('what a check started when the run was killed', () => {
     const registry = join(root, '.orchestration/SPC-007/processes');
     // (Its group id may be on its way in: a `.tmp` renamed over the record.)
     expect(existsSync(registry) && readdirSync(registry).filter((f) => !f.endsWith('.tmp')).length).toBe(1);
-    // Both servers started (the background ones may still be on their way to exec when the mark appears).
-    await whenRunning('sleep 302.5', 'sleep 303.5');
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     expect(runningCommand('sleep 302.5')).toHaveLength(1);

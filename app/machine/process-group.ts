@@ -120,47 +120,81 @@ export interface ReapedProcess {
   command: string;
 }
 
+/** Where reapTagged looks, and how it waits before it looks again (the tests' own /proc and pause). */
+export interface ReapLooks {
+  proc?: string;
+  pause?: () => Promise<unknown>;
+}
+
 /**
  * SIGKILL every live process carrying PROCESS_TAG=`tag` (this one aside), and say which:
  * what an agent or a check left running after it ended, in its group or out of it. Nothing
  * where there is no /proc to read.
  */
-export async function reapTagged(tag: string): Promise<ReapedProcess[]> {
+export async function reapTagged(tag: string, looks: ReapLooks = {}): Promise<ReapedProcess[]> {
+  const proc = looks.proc ?? '/proc';
+  const pause = looks.pause ?? (() => wait(UNSETTLED_WAIT_MS));
   const reaped: ReapedProcess[] = [];
-  // Again while a pass finds one it had not: a process forked between a pass's listing and its parent's kill is seen by the next.
+  let looksLeft = UNSETTLED_LOOKS;
+  // Again while a pass finds one it had not: a process forked between a pass's listing and its
+  // parent's kill is seen by the next. And again, a little later, while a process is between two
+  // programs (unsettled), up to UNSETTLED_LOOKS times: its environment is unreadable until its exec is done.
   for (;;) {
-    const fresh = ((await reapTaggedOnce(tag)) ?? []).filter((p) => !reaped.some((r) => r.pid === p.pid));
-    if (fresh.length === 0) return reaped;
+    const pass = await reapTaggedOnce(tag, proc);
+    if (pass === undefined) return reaped;
+    const fresh = pass.reaped.filter((p) => !reaped.some((r) => r.pid === p.pid));
     reaped.push(...fresh);
+    if (fresh.length > 0) continue;
+    if (!pass.unsettled || looksLeft-- === 0) return reaped;
+    await pause();
   }
 }
 
-async function reapTaggedOnce(tag: string): Promise<ReapedProcess[] | undefined> {
+/** How many more passes reapTagged makes while a process is between two programs, UNSETTLED_WAIT_MS apart: up to a second. */
+const UNSETTLED_LOOKS = 100;
+const UNSETTLED_WAIT_MS = 10;
+/** PF_KTHREAD in the flags of /proc/<pid>/stat: a kernel thread, which has no environment ever. */
+const KERNEL_THREAD = 0x00200000;
+
+/**
+ * One pass of reapTagged over `proc`. `unsettled` when a process's environment read empty while
+ * it was neither a kernel thread nor ended, its command line empty too: a process inside an exec
+ * (or its exit) shows no memory, so what it carries is not known yet. A process started with an
+ * empty environment (`env -i`) still has its command line, so it is not counted.
+ */
+async function reapTaggedOnce(tag: string, proc: string): Promise<{ reaped: ReapedProcess[]; unsettled: boolean } | undefined> {
   let entries: string[];
   try {
-    entries = await readdir('/proc');
+    entries = await readdir(proc);
   } catch {
     return undefined;
   }
   const needle = `${PROCESS_TAG}=${tag}`;
   const reaped: ReapedProcess[] = [];
+  let unsettled = false;
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     let environ: string;
     try {
-      environ = await readFile(`/proc/${entry}/environ`, 'latin1');
+      environ = await readFile(`${proc}/${entry}/environ`, 'latin1');
     } catch {
       // Gone meanwhile, or another user's: not ours either way.
       continue;
     }
-    if (!environ.split('\0').includes(needle)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const tagged = environ.split('\0').includes(needle);
+    if (!tagged && environ !== '') continue;
+    const stat = await readFile(`${proc}/${entry}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // Killed already, not yet waited for by its parent: nothing more to end.
-    if (['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '')) continue;
-    const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').then(
+    if (stat === '' || ['Z', 'X'].includes(fields[0] ?? '')) continue;
+    const command = await readFile(`${proc}/${entry}/cmdline`, 'utf8').then(
       (c) => c.split('\0').join(' ').trim(),
       () => '',
     );
+    if (!tagged) {
+      if (command === '' && (Number(fields[6]) & KERNEL_THREAD) === 0) unsettled = true;
+      continue;
+    }
     try {
       process.kill(Number(entry), 'SIGKILL');
       reaped.push({ pid: Number(entry), command });
@@ -168,5 +202,5 @@ async function reapTaggedOnce(tag: string): Promise<ReapedProcess[] | undefined>
       // ESRCH: it ended by itself meanwhile.
     }
   }
-  return reaped;
+  return { reaped, unsettled };
 }

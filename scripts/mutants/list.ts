@@ -141,4 +141,18 @@ export const MUTANTS: Mutant[] = [
     to: '      return [200, this.commentJson(comment)];',
     tests: ['test/gateway/create-once.test.ts', 'test/gateway/one-issue-per-plan.test.ts'],
   },
+  {
+    claim: 'a process in the middle of its exec when the tag is looked for is looked at again, not left running (tag containment)',
+    file: 'app/machine/process-group.ts',
+    from: '    if (!pass.unsettled || looksLeft-- === 0) return reaped;',
+    to: '    return reaped;',
+    tests: ['test/machine/process-group.test.ts'],
+  },
+  {
+    claim: 'a kernel thread is never waited on as a process in its exec (tag containment)',
+    file: 'app/machine/process-group.ts',
+    from: ' && (Number(fields[6]) & KERNEL_THREAD) === 0',
+    to: '',
+    tests: ['test/machine/process-group.test.ts'],
+  },
 ];

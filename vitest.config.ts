@@ -4,9 +4,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * The end-to-end files: each runs real processes end to end (the bundled worker action, the CLI
  * killed and resumed, many contending processes) or sweeps a fault campaign, and each costs
- * seconds per case where the rest cost milliseconds. `npm test` (the `unit` project) runs every
- * other file; `npm run test:e2e` runs these, and .ci/run runs both. Each behaviour here is
- * covered in-process by a unit file too (named beside it); these prove it holds for real.
+ * seconds per case where the rest cost milliseconds. `npm run test:e2e` runs these; .ci/run runs
+ * all three projects. Each behaviour here is covered by a unit or integration file too (named
+ * beside it); these prove it holds for real.
  */
 export const E2E = [
   // The worker bundled by esbuild, run as Actions runs it (worker.test.ts drives it in-process).
@@ -59,6 +59,79 @@ export const E2E = [
   'test/worker-action/sandboxed-worker.test.ts',
 ];
 
+/**
+ * The integration files: each runs harness end to end on this machine, through real git
+ * repositories and the processes a user's run starts (an agent CLI's stand-in or the script
+ * agent's steps, checks, the MCP server), at a second or more per case: `harness run`, a planning
+ * command, a spike, a worker job against the fake GitHub, the MCP server as a client starts it,
+ * and process trees contained and ended. `npm run test:integration` runs them. The modules they
+ * compose keep in-process tests in `unit` (the runner's lock, progress, spend and merge message;
+ * each agent's flags, fixtures and configuration; the worker's checkout, inputs and steering; the
+ * App, the gateway and the engine whole), which `npm test` runs in about a minute.
+ */
+export const INTEGRATION = [
+  // `harness run`, in-process (runSpec or the CLI's main) over real worktrees: plans, phases,
+  // checkpoints, kills, knowledge, secrets, traces, usage limits, fallbacks.
+  'test/runner/capsule.test.ts',
+  'test/runner/capture.test.ts',
+  'test/runner/completed-plans.test.ts',
+  'test/runner/dead-time.test.ts',
+  'test/runner/done-before-import.test.ts',
+  'test/runner/escaped-processes.test.ts',
+  'test/runner/fallback.test.ts',
+  'test/runner/limited-run.test.ts',
+  'test/runner/next-steps.test.ts',
+  'test/runner/processes.test.ts',
+  'test/runner/reflection.test.ts',
+  'test/runner/retry-base.test.ts',
+  'test/runner/runner.test.ts',
+  'test/runner/secrets.test.ts',
+  'test/runner/skill-extraction.test.ts',
+  'test/runner/state-dir.test.ts',
+  'test/runner/status-timeline.test.ts',
+  'test/runner/surfacing.test.ts',
+  'test/runner/traces.test.ts',
+  'test/runner/undeclared-writes.test.ts',
+  'test/runner/usage-pause.test.ts',
+  'test/runner/worktree-watch.test.ts',
+  // The CLI's commands that run plans, planning commands or spikes with an agent.
+  'test/cli/heartbeat.test.ts',
+  'test/cli/holdout-run.test.ts',
+  'test/cli/learning-loop.test.ts',
+  'test/cli/planning.test.ts',
+  'test/cli/spike.test.ts',
+  'test/cli/surface.test.ts',
+  'test/cli/truths.test.ts',
+  // Each agent's session with its CLI's stand-in (or the script agent's steps) on a checkout.
+  'test/agents/claude.test.ts',
+  'test/agents/claude-mcp.test.ts',
+  'test/agents/codex.test.ts',
+  'test/agents/copilot.test.ts',
+  'test/agents/gemini.test.ts',
+  'test/agents/planning-here.test.ts',
+  'test/agents/real-cli-standins.test.ts',
+  'test/agents/script.test.ts',
+  // The worker's jobs (runWorker in-process) against the fake GitHub and a real git remote.
+  'test/worker-action/capsule.test.ts',
+  'test/worker-action/heartbeat.test.ts',
+  'test/worker-action/holdout.test.ts',
+  'test/worker-action/signals.test.ts',
+  'test/worker-action/spike-worker.test.ts',
+  'test/worker-action/surfacing.test.ts',
+  'test/worker-action/undeclared-writes.test.ts',
+  'test/worker-action/worker.test.ts',
+  // The App and the worker together: planning on a spec PR, the learning loop, research ahead.
+  'test/github/commands/planning.test.ts',
+  'test/github/learning-loop.test.ts',
+  'test/github/schedule/research-ahead.test.ts',
+  // `harness mcp` started as an MCP client starts it, its runs and its end.
+  'test/mcp/local.test.ts',
+  'test/mcp/lifecycle.test.ts',
+  // Process trees that leave their group, clear their environment and ignore SIGTERM, ended
+  // by a cgroup, a PID namespace or the tag.
+  'test/machine/containment.test.ts',
+];
+
 export default defineConfig({
   test: {
     setupFiles: ['test/setup.ts'],
@@ -82,11 +155,17 @@ export default defineConfig({
     server: { deps: { inline: ['@actions/workflow-parser'] } },
     // Each project says its own files: with `extends`, a list here would be joined to theirs.
     projects: [
-      // Joined to test/setup.ts: the agents start the reporting MCP server bundled once per run (test/helpers/report-server.ts).
+      // Both joined to test/setup.ts: the agents start the reporting MCP server and the stand-ins bundled once per run (test/bundles-setup.ts).
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...E2E], setupFiles: ['test/unit-setup.ts'] },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...E2E, ...INTEGRATION],
+          setupFiles: ['test/bundles-setup.ts'],
+        },
       },
+      { extends: true, test: { name: 'integration', include: INTEGRATION, setupFiles: ['test/bundles-setup.ts'] } },
       // Few files, each its own process: real processes and HTTP as a user's machine has them.
       { extends: true, test: { name: 'e2e', include: E2E, isolate: true } },
     ],

@@ -22,7 +22,7 @@ export default async function setup(): Promise<() => Promise<void> | void> {
   const outer = tmpdir();
   const run = mkdtempSync(join(outer, 'harness-tests-'));
   mkdirSync(join(run, SHARED_DIR));
-  // The reporting MCP server the unit project's agents start, bundled once for the run (helpers/report-server.ts).
+  // The reporting MCP server the unit and integration projects' agents start, bundled once for the run (helpers/report-server.ts).
   await buildReportServer(join(run, SHARED_DIR));
   // The MCP-speaking stand-in agent CLIs, with the MCP SDK's client inlined (helpers/standin-bundles.ts).
   await buildStandIns(join(run, SHARED_DIR));

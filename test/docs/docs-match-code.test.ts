@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { HarnessConfigSchema } from '../../app/engine/core/config/schema.js';
 import { APP_EVENT_NAMES, APP_EVENTS } from '../../app/github/events.js';
-import { E2E } from '../../vitest.config.js';
+import { E2E, INTEGRATION } from '../../vitest.config.js';
 import { ROOT } from '../helpers/paths.js';
 
 /**
@@ -217,20 +217,26 @@ describe('what the docs say the test suites need', () => {
   /** The test files that launch a Chromium: they use the launcher, app/machine/verify-browser.ts. */
   const chromium = filesUnder('test', '.test.ts').filter((f) => /from '[./]+\/app\/machine\/verify-browser\.js'/.test(read(f)));
 
-  it('is true of npm test (the unit files) and npm run test:e2e (the E2E list) alike', () => {
+  it('is true of npm test (the unit files), npm run test:integration (the INTEGRATION list) and npm run test:e2e (the E2E list) alike', () => {
     expect(chromium.length).toBeGreaterThan(0);
-    const suites = { 'npm test': chromium.some((f) => !E2E.includes(f)), 'npm run test:e2e': chromium.some((f) => E2E.includes(f)) };
+    const suites = {
+      'npm test': chromium.some((f) => !E2E.includes(f) && !INTEGRATION.includes(f)),
+      'npm run test:integration': chromium.some((f) => INTEGRATION.includes(f)),
+      'npm run test:e2e': chromium.some((f) => E2E.includes(f)),
+    };
     const wrong: string[] = [];
     for (const page of PAGES) {
       read(page)
         .split('\n')
         .forEach((line, i) => {
           // Each command's words run to the next command on the line.
-          const at = [...line.matchAll(/npm test\b|npm run test:e2e\b/g)];
+          const at = [...line.matchAll(/npm test\b|npm run test:integration\b|npm run test:e2e\b/g)];
           at.forEach((m, k) => {
             const words = line.slice(m.index + m[0].length, at[k + 1]?.index ?? line.length);
             if (/chromium/i.test(words) && !suites[m[0] as keyof typeof suites])
-              wrong.push(`${page}:${i + 1}: ${m[0]} runs no test that needs Chromium (${chromium.join(', ')} are e2e)`);
+              wrong.push(
+                `${page}:${i + 1}: ${m[0]} runs no test that needs Chromium (${chromium.join(', ')} are unit, integration or e2e as vitest.config.ts has them)`,
+              );
           });
         });
     }

@@ -3,9 +3,9 @@
  *
  * A checkout's `harness mcp-report` (bin/harness.js) loads the sources through tsx: about 1.3 s
  * of CPU before the server answers, paid by every agent run, and most of an agent test's cost
- * (test/agents/copilot.test.ts: 22 s of its 45). The unit project's agents start the same server
+ * (test/agents/copilot.test.ts: 22 s of its 45). The unit and integration projects' agents start the same server
  * bundled once per run instead, as the Actions worker's bundle runs it (`node <bundle>
- * mcp-report`, actions/worker/src/index.ts; test/unit-setup.ts): about 0.45 s. A file that
+ * mcp-report`, actions/worker/src/index.ts; test/bundles-setup.ts): about 0.45 s. A file that
  * shows the checkout's own command at work puts it back (`checkoutReportServer()`); the e2e
  * project always runs the checkout's.
  */
@@ -15,7 +15,7 @@ import { reportServerCommand, useReportServerCommand, type ServerCommand } from 
 import { bundleAction } from '../../scripts/build-actions.js';
 import { ROOT } from './paths.js';
 
-/** The checkout's `harness mcp-report`, read before anything replaced it (this module loads once per worker, before test/unit-setup.ts sets the bundle). */
+/** The checkout's `harness mcp-report`, read before anything replaced it (this module loads once per worker, before test/bundles-setup.ts sets the bundle). */
 const CHECKOUT: ServerCommand = reportServerCommand();
 
 /** Bundle the server into `dir` (the run's shared directory) with the Actions bundles' options; returns its path. */

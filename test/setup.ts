@@ -2,14 +2,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
 import { afterAll, afterEach, beforeEach } from 'vitest';
-import { restartApp } from './helpers/app-process.js';
-import { skippingClock } from './helpers/app-clock.js';
+import { endApp } from './helpers/app-process.js';
 import { takeOpenApiViolations } from './helpers/github-openapi.js';
 import { enterWorkerDir, sweepWorkerDir } from './helpers/temp.js';
 
 // Each test starts from a new App, as a restarted process does: nothing remembered from the last one.
-// Its pace waits on skipped time, not the test's (helpers/app-clock.ts).
-beforeEach(() => void restartApp({ clock: skippingClock() }));
+// Its pace waits on skipped time, not the test's (helpers/app-clock.ts, restartApp's default).
+beforeEach(() => endApp());
 
 // A REST request GitHub's OpenAPI description does not allow, or a status it does not document
 // (helpers/github-openapi.ts: the fake GitHub and the tests' Octokit check each one), fails the

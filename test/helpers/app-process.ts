@@ -6,10 +6,11 @@ import { skippingClock } from './app-clock.js';
  * memory (app-memory.ts), as deliveries to one process do, until restartApp(). test/setup.ts
  * restarts it before each test: a restarted process remembers nothing.
  */
-let memory = new AppMemory({ clock: skippingClock() });
+let memory: AppMemory | undefined;
 
-/** The memory of the App process the tests' Probots share. */
+/** The memory of the App process the tests' Probots share: made at the first delivery after a restart, as a process makes it when it starts. */
 export function appProcessMemory(): AppMemory {
+  memory ??= new AppMemory({ clock: skippingClock() });
   return memory;
 }
 
@@ -20,4 +21,14 @@ export function appProcessMemory(): AppMemory {
 export function restartApp(options: ConstructorParameters<typeof AppMemory>[0] = {}): AppMemory {
   memory = new AppMemory({ clock: skippingClock(), ...options });
   return memory;
+}
+
+/**
+ * The App process ended: the next delivery finds a new one with the default settings
+ * (restartApp's). Its memory is made only if a test delivers something, which most do not: a
+ * memory holds caches a few thousand entries long, and test/setup.ts ends the App before each
+ * of some two thousand tests.
+ */
+export function endApp(): void {
+  memory = undefined;
 }

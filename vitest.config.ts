@@ -66,7 +66,7 @@ export const E2E = [
  * command, a spike, a worker job against the fake GitHub, the MCP server as a client starts it,
  * and process trees contained and ended. `npm run test:integration` runs them. The modules they
  * compose keep in-process tests in `unit` (the runner's lock, progress, spend and merge message;
- * each agent's flags, fixtures and configuration; the worker's checkout, inputs and steering; the
+ * each agent's flags, fixtures and configuration; the worker's checkout, checkpoints, steering and forge; the
  * App, the gateway and the engine whole), which `npm test` runs in about a minute.
  */
 export const INTEGRATION = [

@@ -133,7 +133,8 @@ export interface ReapLooks {
  */
 export async function reapTagged(tag: string, looks: ReapLooks = {}): Promise<ReapedProcess[]> {
   const proc = looks.proc ?? '/proc';
-  const pause = looks.pause ?? (() => wait(UNSETTLED_WAIT_MS));
+  // A timer that keeps the process alive: a reap may be all that is left to do (the CLI's last step), and node ends with its await unsettled (exit 13) on an unref'd one.
+  const pause = looks.pause ?? (() => new Promise((resolve) => setTimeout(resolve, UNSETTLED_WAIT_MS)));
   const reaped: ReapedProcess[] = [];
   let looksLeft = UNSETTLED_LOOKS;
   // Again while a pass finds one it had not: a process forked between a pass's listing and its

@@ -155,4 +155,11 @@ export const MUTANTS: Mutant[] = [
     to: '',
     tests: ['test/machine/process-group.test.ts'],
   },
+  {
+    claim: "a reap that waits to look again keeps harness's process alive (no exit 13 with the reap unsettled)",
+    file: 'app/machine/process-group.ts',
+    from: '  const pause = looks.pause ?? (() => new Promise((resolve) => setTimeout(resolve, UNSETTLED_WAIT_MS)));',
+    to: '  const pause = looks.pause ?? (() => wait(UNSETTLED_WAIT_MS));',
+    tests: ['test/machine/process-group.test.ts'],
+  },
 ];

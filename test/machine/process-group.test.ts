@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { PROCESS_TAG, processTag, reapTagged } from '../../app/machine/process-group.js';
+import { FIXTURES, ROOT } from '../helpers/paths.js';
 import { running } from '../helpers/processes.js';
 
 /**
@@ -63,6 +64,20 @@ describe('reapTagged', () => {
     expect(reaped).toEqual([]);
     expect(pauses).toBe(100);
     expect(running(child.pid)).toBe(true);
+  });
+
+  it('keeps its process alive while it waits to look again, though a reap is all the process has left to do', async () => {
+    const proc = await mkdtemp(join(tmpdir(), 'harness-proc-'));
+    const child = sleeper();
+    // Between programs at every look: the reap waits its whole second, 10 ms at a time, then ends.
+    await entry(proc, child.pid, { cmdline: '', environ: '' });
+    const ended = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const p = execFile(process.execPath, ['--import', 'tsx', join(FIXTURES, 'machine', 'reap-last.ts'), proc], { cwd: ROOT }, (_error, stdout) =>
+        resolve({ code: p.exitCode, stdout }),
+      );
+    });
+    // A timer that does not keep node alive ends the process at the first wait, its await unsettled: exit 13, nothing printed.
+    expect(ended).toEqual({ code: 0, stdout: '[]\n' });
   });
 
   it('does not wait on a kernel thread, nor on a process started with no environment: neither is between programs', async () => {

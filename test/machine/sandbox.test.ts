@@ -70,9 +70,9 @@ describe.skipIf(why !== undefined)(`harness run --sandbox${why ? ` (skipped: ${w
     const yes = (cmd: string) => `$( ${cmd} >/dev/null 2>&1 && echo yes || echo no)`;
     const probe = [
       '{',
-      `echo "allowed=$(curl -s --max-time 20 http://api.allowed.test:${port.allowed}/)"`,
-      `echo "not-allowed=$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 http://api.blocked.test:${port.blocked}/)"`,
-      `echo "blocked=$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 http://evil.allowed.test:${port.allowed}/)"`,
+      `echo "allowed=$(curl -s --max-time 100 http://api.allowed.test:${port.allowed}/)"`,
+      `echo "not-allowed=$(curl -s -o /dev/null -w '%{http_code}' --max-time 100 http://api.blocked.test:${port.blocked}/)"`,
+      `echo "blocked=$(curl -s -o /dev/null -w '%{http_code}' --max-time 100 http://evil.allowed.test:${port.allowed}/)"`,
       `echo "direct=${yes(`env -u HTTP_PROXY -u http_proxy -u ALL_PROXY -u all_proxy curl -s --max-time 5 --noproxy '*' http://127.0.0.1:${port.blocked}/`)}"`,
       `echo "secret=${yes(`cat ${home}/.ssh/id_test`)}"`,
       `echo "outside=${yes(`touch ${outside}/escaped`)}"`,

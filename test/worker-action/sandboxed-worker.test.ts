@@ -78,8 +78,8 @@ describe.skipIf(why !== undefined)(`the bundled worker behind network: in .githu
     const probe = [
       'mkdir -p out',
       '{',
-      `echo "allowed=$(curl -s --max-time 20 http://api.allowed.test:${pa}/)"`,
-      `echo "blocked=$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 http://api.blocked.test:${pb}/)"`,
+      `echo "allowed=$(curl -s --max-time 100 http://api.allowed.test:${pa}/)"`,
+      `echo "blocked=$(curl -s -o /dev/null -w '%{http_code}' --max-time 100 http://api.blocked.test:${pb}/)"`,
       `echo "gh=${yes(`cat ${home}/.config/gh/hosts.yml`)}"`,
       `echo "temp=${yes(`cat ${runner.temp}/other-step.env`)}"`,
       '} > out/greeting.txt',

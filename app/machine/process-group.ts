@@ -133,7 +133,8 @@ export interface ReapLooks {
  */
 export async function reapTagged(tag: string, looks: ReapLooks = {}): Promise<ReapedProcess[]> {
   const proc = looks.proc ?? '/proc';
-  // A timer that keeps the process alive: a reap may be all that is left to do (the CLI's last step), and node ends with its await unsettled (exit 13) on an unref'd one.
+  // A timer that keeps the process alive: a reap may be all that is left to do (the CLI's last
+  // step), and on an unref'd one node ends with the reap's await unsettled (exit 13).
   const pause = looks.pause ?? (() => new Promise((resolve) => setTimeout(resolve, UNSETTLED_WAIT_MS)));
   const reaped: ReapedProcess[] = [];
   let looksLeft = UNSETTLED_LOOKS;

@@ -67,7 +67,7 @@ export const E2E = [
  * and process trees contained and ended. `npm run test:integration` runs them. The modules they
  * compose keep in-process tests in `unit` (the runner's lock, progress, spend and merge message;
  * each agent's flags, fixtures and configuration; the worker's checkout, checkpoints, steering and forge; the
- * App, the gateway and the engine whole), which `npm test` runs in about a minute.
+ * App, the gateway and the engine whole), which `npm test` runs in about a minute and a half.
  */
 export const INTEGRATION = [
   // `harness run`, in-process (runSpec or the CLI's main) over real worktrees: plans, phases,

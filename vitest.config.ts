@@ -155,7 +155,7 @@ export default defineConfig({
     server: { deps: { inline: ['@actions/workflow-parser'] } },
     // Each project says its own files: with `extends`, a list here would be joined to theirs.
     projects: [
-      // Both joined to test/setup.ts: the agents start the reporting MCP server and the stand-ins bundled once per run (test/bundles-setup.ts).
+      // Both joined to test/setup.ts: the agents start the reporting MCP server bundled once per run (test/bundles-setup.ts).
       {
         extends: true,
         test: {

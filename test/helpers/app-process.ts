@@ -3,8 +3,8 @@ import { skippingClock } from './app-clock.js';
 
 /**
  * The App process the tests' Probots stand for (testProbot): every one of them shares its
- * memory (app-memory.ts), as deliveries to one process do, until restartApp(). test/setup.ts
- * restarts it before each test: a restarted process remembers nothing.
+ * memory (app-memory.ts), as deliveries to one process do, until restartApp() or endApp().
+ * test/setup.ts ends it before each test: the next process remembers nothing.
  */
 let memory: AppMemory | undefined;
 

@@ -3,7 +3,7 @@ import { accessSync, constants, type Dirent, existsSync, mkdirSync, mkdtempSync,
 import { readdir, readFile, readlink, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { PROCESS_TAG, processTag, reapTagged, type ReapedProcess } from './process-group.js';
+import { PROCESS_TAG, processTag, reapTagged, statFields, type ReapedProcess } from './process-group.js';
 
 /**
  * Each agent and each check runs in a container of processes the kernel keeps, so that what it
@@ -434,7 +434,7 @@ interface Proc {
 async function proc(pid: number): Promise<Proc | undefined> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const [state = '', ppid = ''] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const [state = '', ppid = ''] = statFields(stat);
     const command = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ').trim();
     return { pid, ppid: Number(ppid), state, command };
   } catch {

@@ -64,8 +64,7 @@ export async function groupAlive(pgid: number): Promise<boolean> {
     } catch {
       continue;
     }
-    // "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses, so split after the last ")".
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const [state, , pgrp] = statFields(stat);
     if (state !== 'Z' && state !== 'X' && Number(pgrp) === pgid) return true;
   }
   return false;
@@ -118,6 +117,15 @@ export function isProcessTag(value: unknown): value is string {
 export interface ReapedProcess {
   pid: number;
   command: string;
+}
+
+/**
+ * The fields of a /proc/<pid>/stat from its state on (field 3 of proc(5): state, ppid, pgrp,
+ * session, tty, tpgid, flags, …). "pid (comm) state …": comm may hold spaces and parentheses, so
+ * the fields start after the last ")".
+ */
+export function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 /** Where reapTagged looks, and how it waits before it looks again (the tests' own /proc and pause). */
@@ -186,7 +194,7 @@ async function reapTaggedOnce(tag: string, proc: string): Promise<{ reaped: Reap
     const tagged = environ.split('\0').includes(needle);
     if (!tagged && environ !== '') continue;
     const stat = await readFile(`${proc}/${entry}/stat`, 'utf8').catch(() => '');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(stat);
     // Killed already, not yet waited for by its parent: nothing more to end.
     if (stat === '' || ['Z', 'X'].includes(fields[0] ?? '')) continue;
     const command = await readFile(`${proc}/${entry}/cmdline`, 'utf8').then(

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readTextIfExists, removeIfExists } from './files.js';
 import { cgroupFor, endCgroup, isMachinery } from './containment.js';
-import { groupAlive, isProcessTag, reapTagged } from './process-group.js';
+import { groupAlive, isProcessTag, reapTagged, statFields } from './process-group.js';
 
 /**
  * The processes a run started and has not stopped yet (commands and servers of checks), one
@@ -121,7 +121,7 @@ async function startTime(pid: number): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  return statFields(stat)[19];
 }
 
 async function stopPgid(pgid: number, graceMs: number): Promise<void> {
